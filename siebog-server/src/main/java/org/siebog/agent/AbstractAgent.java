@@ -1,0 +1,97 @@
+package org.siebog.agent;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.ejb.EJB;
+import jakarta.ejb.Remove;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+
+import org.siebog.message.ACLMessage;
+import org.siebog.message.MessageManager;
+import org.siebog.message.Performative;
+
+/**
+ * Base class of server-side agents. Override {@link #onMessage(ACLMessage)} (and optionally
+ * {@link #onStart(Map)} and {@link #onStop()}); send with {@link #send(ACLMessage.Builder)}.
+ *
+ * <p>Siebog calls an agent for one message at a time, in the order the messages were admitted to
+ * its mailbox, on a shared pool of threads: never block for long inside a handler, and never start
+ * threads of your own.
+ *
+ * <p>An exception thrown by a handler is logged with the agent and message and the agent carries
+ * on: it must not reach the EJB container, which would discard a stateful agent's instance.
+ */
+@TransactionAttribute(TransactionAttributeType.SUPPORTS) // no transaction per message unless the agent asks
+public abstract class AbstractAgent implements Serializable {
+
+    private static final Logger LOG = Logger.getLogger(AbstractAgent.class.getName());
+
+    @EJB(lookup = MessageManager.JNDI_NAME)
+    private MessageManager messageManager;
+
+    private AID aid;
+
+    public void start(AID self, Map<String, String> args) {
+        aid = self;
+        onStart(args);
+    }
+
+    public void handle(AID self, ACLMessage message) {
+        aid = self;
+        try {
+            onMessage(message);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "agent " + self + " failed to handle " + message.performative()
+                    + " from " + message.sender() + "; it goes on with its next message");
+        }
+    }
+
+    @Remove // a stateful agent's bean instance goes with it; for a stateless one the container ignores this
+    public void stop(AID self) {
+        aid = self;
+        onStop();
+    }
+
+    /** Called once before the first message; {@code args} are the agent's start arguments. */
+    protected void onStart(Map<String, String> args) {
+    }
+
+    protected abstract void onMessage(ACLMessage message);
+
+    /** Called once after the last message. */
+    protected void onStop() {
+    }
+
+    /** This agent's identifier. */
+    protected final AID aid() {
+        return aid;
+    }
+
+    /** Sends a message now; this agent is the sender unless the message names one. */
+    protected final void send(ACLMessage message) {
+        messageManager.post(withSender(message));
+    }
+
+    protected final void send(ACLMessage.Builder message) {
+        send(message.build());
+    }
+
+    /** Sends a message after {@code delay}. */
+    protected final void sendLater(ACLMessage message, Duration delay) {
+        messageManager.post(withSender(message), delay);
+    }
+
+    /** Starts the answer to {@code message}, from this agent (see {@link ACLMessage#reply(Performative)}). */
+    protected final ACLMessage.Builder reply(ACLMessage message, Performative performative) {
+        return message.reply(performative).sender(aid);
+    }
+
+    private ACLMessage withSender(ACLMessage message) {
+        return message.sender() != null ? message : message.withSender(aid);
+    }
+}

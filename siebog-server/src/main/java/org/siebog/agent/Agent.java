@@ -1,0 +1,23 @@
+package org.siebog.agent;
+
+import java.util.Map;
+
+import org.siebog.message.ACLMessage;
+
+/**
+ * The contract between Siebog and an agent: the runtime starts an agent once, hands it one message
+ * at a time, and stops it once. Agents are session beans; do not implement this interface directly,
+ * implement {@link StatefulAgent} or {@link StatelessAgent} (which say what kind of bean it is) and
+ * extend {@link AbstractAgent}, which turns these calls into {@code onStart}/{@code onMessage}/{@code onStop}.
+ *
+ * <p>{@code self} is passed with every call because a stateless agent's calls may reach any
+ * instance of its pool.
+ */
+public interface Agent {
+
+    void start(AID self, Map<String, String> args);
+
+    void handle(AID self, ACLMessage message);
+
+    void stop(AID self);
+}

@@ -1,0 +1,39 @@
+package org.siebog.agentmanager;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.siebog.agent.AID;
+import org.siebog.agent.AgentClass;
+import org.siebog.agent.AgentInfo;
+
+/** Starts, stops and finds agents; lists the agent classes that deployments provide. */
+public interface AgentManager {
+
+    String JNDI_NAME = "java:global/siebog/siebog-server/AgentManagerBean!org.siebog.agentmanager.AgentManager";
+
+    /**
+     * Starts an agent of {@code agentClass} named {@code name} (the local part of its AID) and
+     * returns once its {@code onStart} has run.
+     *
+     * @throws UnknownAgentClassException   no deployment provides {@code agentClass}
+     * @throws InvalidAgentRequestException the name is not a valid AID name, or {@code onStart} failed
+     * @throws AgentNameInUseException      an agent of that name is running
+     */
+    AgentInfo start(String agentClass, String name, Map<String, String> args);
+
+    /**
+     * Stops an agent: it takes no new messages, handles those already admitted, then its
+     * {@code onStop} runs.
+     *
+     * @throws UnknownAgentException no such agent
+     */
+    void stop(AID aid);
+
+    Optional<AgentInfo> find(AID aid);
+
+    List<AgentInfo> agents();
+
+    List<AgentClass> agentClasses();
+}

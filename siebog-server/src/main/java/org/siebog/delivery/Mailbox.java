@@ -1,0 +1,157 @@
+package org.siebog.delivery;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import org.siebog.agent.AID;
+import org.siebog.agent.Agent;
+import org.siebog.message.ACLMessage;
+
+/**
+ * One agent's queue of admitted messages, and the task that hands them to the agent.
+ *
+ * <p>Agents own no threads: a mailbox with messages is scheduled on its agent's lane, handles up to
+ * {@code throughput} messages, then yields the lane to other agents and reschedules itself if
+ * more arrived. The {@code scheduled} flag makes sure that at most one thread runs a mailbox, so an
+ * agent handles one message at a time, in admission order. No thread sees every message: posters
+ * schedule mailboxes themselves onto the lanes.
+ *
+ * <p>Admission is two-step ({@link #reserve()} then {@link #enqueue(ACLMessage)}) so that a message
+ * for several receivers is admitted to all of them or to none. The mailbox is bounded: when
+ * {@code capacity} messages are waiting, {@code reserve()} fails and the poster is told; nothing is
+ * dropped silently.
+ */
+public final class Mailbox implements Runnable {
+
+    private static final Logger LOG = Logger.getLogger(Mailbox.class.getName());
+
+    private final AID owner;
+    private final Agent agent;
+    private final Executor executor;
+    private final int capacity;
+    private final int throughput;
+
+    private final Queue<ACLMessage> queue = new ConcurrentLinkedQueue<>();
+    /** Messages reserved or waiting; at most {@code capacity}. */
+    private final AtomicInteger admitted = new AtomicInteger();
+    /** True while a run is pending or in progress, and before {@link #activate()}: holds messages back until the agent has started. */
+    private final AtomicBoolean scheduled = new AtomicBoolean(true);
+    private volatile boolean closed;
+    private Runnable afterStop;
+
+    public Mailbox(AID owner, Agent agent, Executor executor, int capacity, int throughput) {
+        this.owner = owner;
+        this.agent = agent;
+        this.executor = executor;
+        this.capacity = capacity;
+        this.throughput = throughput;
+    }
+
+    public AID owner() {
+        return owner;
+    }
+
+    public Agent agent() {
+        return agent;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Messages waiting (including reserved slots). */
+    public int size() {
+        return admitted.get();
+    }
+
+    /** Claims room for one message; false when the mailbox is full or closed. */
+    public boolean reserve() {
+        for (;;) {
+            int n = admitted.get();
+            if (n >= capacity || closed) {
+                return false;
+            }
+            if (admitted.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives back a slot claimed by {@link #reserve()} that will not be used. */
+    public void cancelReservation() {
+        admitted.decrementAndGet();
+    }
+
+    /** Adds a message for which {@link #reserve()} succeeded. */
+    public void enqueue(ACLMessage message) {
+        queue.offer(message);
+        schedule();
+    }
+
+    /** Lets messages through once the agent has started. */
+    public void activate() {
+        scheduled.set(false);
+        if (!queue.isEmpty() || closed) {
+            schedule();
+        }
+    }
+
+    /**
+     * Refuses new messages; the agent still handles those already admitted, then is stopped and
+     * {@code afterStop} runs.
+     */
+    public void close(Runnable afterStop) {
+        this.afterStop = afterStop;
+        closed = true;
+        schedule();
+    }
+
+    @Override
+    public void run() {
+        ACLMessage next;
+        for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
+            admitted.decrementAndGet();
+            deliver(next);
+        }
+        if (closed && queue.isEmpty()) {
+            stopAgent();
+            return; // stays "scheduled": a stopped mailbox never runs again
+        }
+        scheduled.set(false);
+        if (!queue.isEmpty() || closed) {
+            schedule();
+        }
+    }
+
+    private void deliver(ACLMessage message) {
+        try {
+            agent.handle(owner, message);
+        } catch (RuntimeException e) {
+            // AbstractAgent contains handler failures; reaching here means the bean itself is broken.
+            LOG.log(Level.SEVERE, e, () -> "agent " + owner + " could not be called; message dropped: " + message);
+        }
+    }
+
+    private void schedule() {
+        if (scheduled.compareAndSet(false, true)) {
+            executor.execute(this);
+        }
+    }
+
+    private void stopAgent() {
+        try {
+            agent.stop(owner);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "agent " + owner + " failed while stopping");
+        } finally {
+            if (afterStop != null) {
+                afterStop.run();
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.siebog.examples.senderreceiver;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.siebog.agentmanager.AgentManager;
+import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.platform.PlatformConfig;
+
+/**
+ * Runs of the Sender/Receiver benchmark inside the platform, for {@code perf/sender-receiver}:
+ * {@code POST /api/examples/sender-receiver/runs} {@code {"pairs", "payloadChars", "primeLimit",
+ * "warmup", "measured"}} → 202 {@code {"id"}}; {@code GET .../runs/{id}} → its state and result.
+ */
+@Path("examples/sender-receiver/runs")
+@Produces(MediaType.APPLICATION_JSON)
+public class SenderReceiverResource {
+
+    private static final AtomicLong RUN_NUMBERS = new AtomicLong();
+
+    @EJB
+    AgentManager agents;
+
+    @Inject
+    SenderReceiverRuns runs;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response start(JsonObject body) {
+        if (body == null) {
+            throw new InvalidAgentRequestException("the request needs a JSON object body");
+        }
+        Map<String, String> args = new LinkedHashMap<>();
+        args.put("pairs", number(body, "pairs", 1, 1, 50_000));
+        args.put("payloadChars", number(body, "payloadChars", 7, 0, PlatformConfig.SYSTEM.maxContentChars()));
+        args.put("primeLimit", number(body, "primeLimit", 0, 0, 10_000_000));
+        args.put("warmup", number(body, "warmup", 100, 1, 1_000_000));
+        args.put("measured", number(body, "measured", 100, 1, 1_000_000));
+        String id = "sender-receiver-run-" + System.currentTimeMillis() + "-" + RUN_NUMBERS.incrementAndGet();
+        runs.started(id, args);
+        agents.start("SenderReceiverRun", id, args);
+        return Response.accepted(Map.of("id", id)).location(URI.create("examples/sender-receiver/runs/" + id)).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public Response status(@PathParam("id") String id) {
+        return runs.find(id).map(run -> Response.ok(run).build()).orElseGet(() -> Response.status(404)
+                .entity(Map.of("error", "no Sender/Receiver run " + id)).build());
+    }
+
+    private static String number(JsonObject body, String field, long fallback, long min, long max) {
+        JsonValue value = body.get(field);
+        if (value == null) {
+            return Long.toString(fallback);
+        }
+        if (!(value instanceof JsonNumber number) || !number.isIntegral() || number.longValue() < min || number.longValue() > max) {
+            throw new InvalidAgentRequestException("'" + field + "' must be a whole number from " + min + " to " + max + ", got " + value);
+        }
+        return Long.toString(number.longValue());
+    }
+}

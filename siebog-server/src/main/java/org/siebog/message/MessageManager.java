@@ -1,0 +1,31 @@
+package org.siebog.message;
+
+import java.time.Duration;
+
+/**
+ * Posts ACL messages to agents, wherever they run. Posting is admission, not handling: when
+ * {@code post} returns, every receiver's mailbox holds the message and the agents will handle it
+ * in order; when it throws, no receiver got it.
+ */
+public interface MessageManager {
+
+    /** Where other deployments (and agents) look this manager up. */
+    String JNDI_NAME = "java:global/siebog/siebog-server/MessageManagerBean!org.siebog.message.MessageManager";
+
+    /**
+     * Delivers {@code message} to all its receivers.
+     *
+     * @throws MalformedMessageException  the message has no receivers
+     * @throws MessageTooLargeException   its content is over the platform's limit
+     * @throws org.siebog.agentmanager.UnknownAgentException a receiver does not exist
+     * @throws MailboxFullException       a receiver's mailbox is full
+     */
+    void post(ACLMessage message);
+
+    /**
+     * Delivers {@code message} after {@code delay}. The receivers and the size are checked now;
+     * if at delivery time a receiver has gone or its mailbox is full, the sender (when it is an
+     * agent) gets a {@link Performative#FAILURE} saying so.
+     */
+    void post(ACLMessage message, Duration delay);
+}

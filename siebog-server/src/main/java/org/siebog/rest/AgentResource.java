@@ -1,0 +1,96 @@
+package org.siebog.rest;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.ejb.EJB;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.siebog.agent.AID;
+import org.siebog.agent.AgentInfo;
+import org.siebog.agentmanager.AgentManager;
+import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.agentmanager.UnknownAgentException;
+
+/** {@code /api/agent-classes} and {@code /api/agents}. */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class AgentResource {
+
+    @EJB
+    AgentManager agents;
+
+    @GET
+    @Path("agent-classes")
+    public List<AgentClassView> agentClasses() {
+        return agents.agentClasses().stream().map(AgentClassView::of).toList();
+    }
+
+    @GET
+    @Path("agents")
+    public List<AgentView> list() {
+        return agents.agents().stream().map(AgentView::of).toList();
+    }
+
+    @GET
+    @Path("agents/{aid}")
+    public AgentView find(@PathParam("aid") String aid) {
+        AID id = RequestBodies.aid(aid);
+        return agents.find(id).map(AgentView::of).orElseThrow(() -> new UnknownAgentException(id));
+    }
+
+    /** {@code {"agentClass", "name", "args": {}}} → 201 {@code {"aid", "location"}}. */
+    @POST
+    @Path("agents")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response start(JsonObject body) {
+        RequestBodies.requireObject(body);
+        RequestBodies.allowOnly(body, "agentClass", "name", "args");
+        String agentClass = RequestBodies.requiredString(body, "agentClass");
+        String name = RequestBodies.requiredString(body, "name");
+        AgentInfo info = agents.start(agentClass, name, args(body.get("args")));
+        return Response.created(URI.create("agents/" + info.aid()))
+                .entity(Map.of("aid", info.aid().toString(), "location", info.location()))
+                .build();
+    }
+
+    @DELETE
+    @Path("agents/{aid}")
+    public Response stop(@PathParam("aid") String aid) {
+        agents.stop(RequestBodies.aid(aid));
+        return Response.noContent().build();
+    }
+
+    /** Arguments are strings; JSON numbers and booleans are taken as their text. */
+    private static Map<String, String> args(JsonValue value) {
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return Map.of();
+        }
+        if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new InvalidAgentRequestException("'args' must be a JSON object, got " + value);
+        }
+        Map<String, String> args = new LinkedHashMap<>();
+        value.asJsonObject().forEach((key, arg) -> {
+            switch (arg.getValueType()) {
+                case STRING -> args.put(key, ((JsonString) arg).getString());
+                case NUMBER, TRUE, FALSE -> args.put(key, arg.toString());
+                default -> throw new InvalidAgentRequestException(
+                        "argument '" + key + "' must be a string, number or boolean, got " + arg);
+            }
+        });
+        return args;
+    }
+}

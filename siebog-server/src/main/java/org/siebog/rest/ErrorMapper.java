@@ -1,0 +1,92 @@
+package org.siebog.rest;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.json.JsonException;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.Response.Status;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+import org.siebog.agentmanager.AgentNameInUseException;
+import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.message.MailboxFullException;
+import org.siebog.message.MessageTooLargeException;
+import org.siebog.platform.SiebogException;
+
+/**
+ * Turns every failure into the contract's {@code {"error": "..."}} with the fitting status: the
+ * platform's refusals by type, unparsable JSON as 400, JAX-RS's own (unknown path, wrong method or
+ * media type) with their status, anything else as a logged 500.
+ */
+@Provider
+public class ErrorMapper implements ExceptionMapper<Throwable> {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
+
+    @Override
+    public Response toResponse(Throwable thrown) {
+        SiebogException refusal = find(thrown, SiebogException.class);
+        if (refusal != null) {
+            Response.ResponseBuilder response = error(statusOf(refusal), refusal.getMessage());
+            if (refusal instanceof MailboxFullException) {
+                response.header("Retry-After", "1");
+            }
+            return response.build();
+        }
+        if (thrown instanceof WebApplicationException web && find(thrown, JsonException.class) == null) {
+            Response original = web.getResponse();
+            return error(original.getStatus(), describe(original.getStatusInfo(), web)).build();
+        }
+        JsonException badJson = find(thrown, JsonException.class);
+        if (badJson != null || thrown instanceof ProcessingException) {
+            String detail = badJson != null ? badJson.getMessage() : thrown.getMessage();
+            return error(Status.BAD_REQUEST.getStatusCode(), "the request body is not valid JSON: " + detail).build();
+        }
+        LOG.log(Level.SEVERE, "request failed", thrown);
+        return error(Status.INTERNAL_SERVER_ERROR.getStatusCode(), "internal error: " + thrown).build();
+    }
+
+    private static int statusOf(SiebogException e) {
+        if (e instanceof UnknownAgentException) {
+            return Status.NOT_FOUND.getStatusCode();
+        }
+        if (e instanceof AgentNameInUseException) {
+            return Status.CONFLICT.getStatusCode();
+        }
+        if (e instanceof MessageTooLargeException) {
+            return Status.REQUEST_ENTITY_TOO_LARGE.getStatusCode();
+        }
+        if (e instanceof MailboxFullException) {
+            return Status.SERVICE_UNAVAILABLE.getStatusCode();
+        }
+        return Status.BAD_REQUEST.getStatusCode(); // malformed message, unknown class, invalid request
+    }
+
+    private static String describe(Response.StatusType status, WebApplicationException e) {
+        String reason = status.getReasonPhrase();
+        return switch (status.getStatusCode()) {
+            case 404 -> "no such resource; the API is under /siebog/api (agents, agent-classes, messages, nodes)";
+            case 405 -> "method not allowed on this resource";
+            case 415 -> "send the body as application/json";
+            default -> reason + (e.getMessage() != null ? ": " + e.getMessage() : "");
+        };
+    }
+
+    private static Response.ResponseBuilder error(int status, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorView(message));
+    }
+
+    private static <T extends Throwable> T find(Throwable thrown, Class<T> type) {
+        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+}

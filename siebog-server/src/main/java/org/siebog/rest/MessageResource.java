@@ -1,0 +1,45 @@
+package org.siebog.rest;
+
+import java.time.Duration;
+
+import jakarta.ejb.EJB;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.siebog.message.ACLMessage;
+import org.siebog.message.ACLMessageJson;
+import org.siebog.message.MalformedMessageException;
+import org.siebog.message.MessageManager;
+
+/** {@code POST /api/messages}: an ACL message in the contract's JSON form; 202 once admitted. */
+@Path("messages")
+@Produces(MediaType.APPLICATION_JSON)
+public class MessageResource {
+
+    @EJB
+    MessageManager messages;
+
+    /** {@code ?delayMs=N} posts the message N milliseconds from now. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response post(JsonObject body, @QueryParam("delayMs") Long delayMs) {
+        if (body == null) {
+            throw new MalformedMessageException("the request needs an ACL message as its JSON body");
+        }
+        ACLMessage message = ACLMessageJson.fromJson(body);
+        if (delayMs == null) {
+            messages.post(message);
+        } else if (delayMs < 0) {
+            throw new MalformedMessageException("delayMs must not be negative, got " + delayMs);
+        } else {
+            messages.post(message, Duration.ofMillis(delayMs));
+        }
+        return Response.accepted().build();
+    }
+}
