@@ -90,7 +90,7 @@ public final class ACLMessageJson {
         try {
             msg = ACLMessage.builder(Performative.valueOf(performative));
         } catch (IllegalArgumentException e) {
-            throw new MalformedMessageException("unknown performative '" + performative + "'; expected one of "
+            throw new MalformedMessageException("message field 'performative': unknown performative '" + performative + "'; expected one of "
                     + Arrays.toString(Performative.values()));
         }
         return msg.sender(aid(json, "sender"))

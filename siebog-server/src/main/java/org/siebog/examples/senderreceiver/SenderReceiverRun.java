@@ -58,7 +58,6 @@ public class SenderReceiverRun extends AbstractAgent implements StatefulAgent {
                 }
             }
             case MEASURED -> {
-                java.util.logging.Logger.getLogger("DEBUGSR").info(message.sender() + " " + message.userProperties());
                 if (tally.measured(number(message, COUNT), number(message, RTT_NANOS), number(message, WINDOW_NANOS))) {
                     runs.finished(aid().name(), tally.result());
                     tellSenders(STOP);

@@ -1,0 +1,197 @@
+package org.siebog.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.siebog.agent.AID;
+import org.siebog.agent.Agent;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.Performative;
+
+class MailboxTest {
+
+    private static final AID OWNER = AID.parse("owner@siebog");
+
+    private final Lane lane = new Lane();
+    private final Lane otherLane = new Lane();
+
+    MailboxTest() {
+        lane.start(new Thread(lane, "test-lane"));
+        otherLane.start(new Thread(otherLane, "test-lane-2"));
+    }
+
+    @AfterEach
+    void stopLanes() {
+        lane.stop();
+        otherLane.stop();
+    }
+
+    @Test
+    void messagesReachTheAgentInAdmissionOrderOneAtATime() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(2000);
+        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 10_000, 8);
+        mailbox.activate();
+        // Posters on several threads: each one's messages must arrive in its own order.
+        Thread[] posters = new Thread[4];
+        for (int p = 0; p < posters.length; p++) {
+            int poster = p;
+            posters[p] = new Thread(() -> {
+                for (int i = 0; i < 500; i++) {
+                    assertTrue(mailbox.reserve());
+                    mailbox.enqueue(message(poster + ":" + i));
+                }
+            });
+            posters[p].start();
+        }
+        for (Thread poster : posters) {
+            poster.join();
+        }
+        assertTrue(agent.done.await(10, TimeUnit.SECONDS));
+        assertEquals(1, agent.maxConcurrent.get());
+        for (int p = 0; p < posters.length; p++) {
+            String prefix = p + ":";
+            List<Integer> seen = agent.contents.stream().filter(c -> c.startsWith(prefix))
+                    .map(c -> Integer.parseInt(c.substring(prefix.length()))).toList();
+            assertEquals(500, seen.size());
+            for (int i = 0; i < seen.size(); i++) {
+                assertEquals(i, seen.get(i));
+            }
+        }
+    }
+
+    @Test
+    void nothingReachesTheAgentBeforeActivation() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(1);
+        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 10, 8);
+        assertTrue(mailbox.reserve());
+        mailbox.enqueue(message("early"));
+        assertFalse(agent.done.await(200, TimeUnit.MILLISECONDS));
+        mailbox.activate();
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("early"), agent.contents);
+    }
+
+    @Test
+    void aFullMailboxRefusesUntilMessagesAreTaken() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(3);
+        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 3, 8);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(mailbox.reserve());
+            mailbox.enqueue(message("m" + i));
+        }
+        assertFalse(mailbox.reserve(), "a fourth message must be refused");
+        assertEquals(3, mailbox.size());
+        mailbox.activate();
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertTrue(mailbox.reserve(), "room again once handled");
+        mailbox.cancelReservation();
+        assertEquals(0, mailbox.size());
+    }
+
+    @Test
+    void closingHandlesWhatWasAdmittedThenStopsTheAgentOnce() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(5);
+        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 100, 2);
+        for (int i = 0; i < 5; i++) {
+            assertTrue(mailbox.reserve());
+            mailbox.enqueue(message("m" + i));
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        mailbox.close(stopped::countDown);
+        assertFalse(mailbox.reserve(), "a closed mailbox takes nothing new");
+        mailbox.activate();
+        assertTrue(stopped.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("m0", "m1", "m2", "m3", "m4"), agent.contents);
+        assertEquals(1, agent.stops.get());
+    }
+
+    @Test
+    void aFailingAgentDoesNotStopItsMailbox() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(2) {
+            @Override
+            public void handle(AID self, ACLMessage message) {
+                super.handle(self, message);
+                if (message.content().equals("boom")) {
+                    throw new IllegalStateException("boom");
+                }
+            }
+        };
+        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 10, 8);
+        mailbox.activate();
+        for (String content : List.of("boom", "after")) {
+            assertTrue(mailbox.reserve());
+            mailbox.enqueue(message(content));
+        }
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("boom", "after"), agent.contents);
+    }
+
+    @Test
+    void agentsOnTwoLanesPingPong() throws InterruptedException {
+        CountDownLatch allHops = new CountDownLatch(1);
+        AtomicInteger hops = new AtomicInteger();
+        Mailbox[] boxes = new Mailbox[2];
+        for (int i = 0; i < 2; i++) {
+            int me = i;
+            boxes[i] = new Mailbox(AID.parse("p" + i + "@siebog"), new RecordingAgent(0) {
+                @Override
+                public void handle(AID self, ACLMessage message) {
+                    if (hops.incrementAndGet() == 10_000) {
+                        allHops.countDown();
+                    } else {
+                        Mailbox other = boxes[1 - me];
+                        assertTrue(other.reserve());
+                        other.enqueue(message);
+                    }
+                }
+            }, i == 0 ? lane : otherLane, 10, 8);
+            boxes[i].activate();
+        }
+        assertTrue(boxes[0].reserve());
+        boxes[0].enqueue(message("ball"));
+        assertTrue(allHops.await(20, TimeUnit.SECONDS), "10,000 hops between lanes, parking and waking in between");
+    }
+
+    private static ACLMessage message(String content) {
+        return ACLMessage.builder(Performative.INFORM).receiver(OWNER).content(content).build();
+    }
+
+    private static class RecordingAgent implements Agent {
+        final List<String> contents = new CopyOnWriteArrayList<>();
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxConcurrent = new AtomicInteger();
+        final AtomicInteger stops = new AtomicInteger();
+        final CountDownLatch done;
+
+        RecordingAgent(int expected) {
+            done = new CountDownLatch(expected);
+        }
+
+        @Override
+        public void start(AID self, Map<String, String> args) {
+        }
+
+        @Override
+        public void handle(AID self, ACLMessage message) {
+            maxConcurrent.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            contents.add(message.content());
+            inFlight.decrementAndGet();
+            done.countDown();
+        }
+
+        @Override
+        public void stop(AID self) {
+            stops.incrementAndGet();
+        }
+    }
+}

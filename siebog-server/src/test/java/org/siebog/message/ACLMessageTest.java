@@ -1,0 +1,61 @@
+package org.siebog.message;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+import org.siebog.agent.AID;
+
+class ACLMessageTest {
+
+    private static final AID ALICE = AID.parse("alice@siebog");
+    private static final AID BOB = AID.parse("bob@siebog");
+    private static final AID DESK = AID.parse("desk@siebog");
+
+    @Test
+    void aReplyGoesToReplyToInTheSameConversation() {
+        ACLMessage request = ACLMessage.builder(Performative.REQUEST).sender(ALICE).receiver(BOB).replyTo(DESK)
+                .conversationId("c1").replyWith("r1").protocol("fipa-request").language("sl").ontology("o")
+                .encoding("e").content("do it").build();
+        ACLMessage reply = request.reply(Performative.AGREE).sender(BOB).build();
+        assertEquals(List.of(DESK), reply.receivers());
+        assertEquals("c1", reply.conversationId());
+        assertEquals("r1", reply.inReplyTo());
+        assertEquals("fipa-request", reply.protocol());
+        assertEquals("sl", reply.language());
+        assertEquals("o", reply.ontology());
+        assertEquals("e", reply.encoding());
+        assertNull(reply.content());
+    }
+
+    @Test
+    void aReplyWithoutReplyToGoesToTheSender() {
+        ACLMessage request = ACLMessage.builder(Performative.QUERY_IF).sender(ALICE).receiver(BOB).build();
+        assertEquals(List.of(ALICE), request.reply(Performative.INFORM_IF).build().receivers());
+    }
+
+    @Test
+    void aMessageCannotBeChangedThroughWhatBuiltIt() {
+        List<AID> receivers = new ArrayList<>(List.of(BOB));
+        TreeMap<String, String> props = new TreeMap<>();
+        props.put("k", "v");
+        ACLMessage msg = new ACLMessage(Performative.INFORM, ALICE, receivers, null, null, null, null, null, null,
+                null, null, null, null, props);
+        receivers.add(DESK);
+        props.put("k", "changed");
+        assertEquals(List.of(BOB), msg.receivers());
+        assertEquals("v", msg.userProperty("k"));
+        assertThrows(UnsupportedOperationException.class, () -> msg.receivers().add(DESK));
+        assertThrows(UnsupportedOperationException.class, () -> msg.userProperties().put("x", "y"));
+    }
+
+    @Test
+    void aMessageNeedsAPerformative() {
+        assertThrows(NullPointerException.class, () -> ACLMessage.builder(null));
+    }
+}
