@@ -113,18 +113,22 @@ public final class Mailbox implements Runnable {
 
     @Override
     public void run() {
-        ACLMessage next;
-        for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
-            admitted.decrementAndGet();
-            deliver(next);
-        }
-        if (closed && queue.isEmpty()) {
-            stopAgent();
-            return; // stays "scheduled": a stopped mailbox never runs again
-        }
-        scheduled.set(false);
-        if (!queue.isEmpty() || closed) {
-            schedule();
+        try {
+            ACLMessage next;
+            for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
+                admitted.decrementAndGet();
+                deliver(next);
+            }
+        } finally {
+            // Even if an Error escaped the agent, the mailbox must not stay "scheduled" forever.
+            if (closed && queue.isEmpty()) {
+                stopAgent(); // and stay "scheduled": a stopped mailbox never runs again
+            } else {
+                scheduled.set(false);
+                if (!queue.isEmpty() || closed) {
+                    schedule();
+                }
+            }
         }
     }
 
