@@ -6,13 +6,11 @@ import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import jakarta.ejb.EJB;
 import jakarta.ejb.Remove;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 
 import org.siebog.message.ACLMessage;
-import org.siebog.message.MessageManager;
 import org.siebog.message.Performative;
 
 /**
@@ -31,29 +29,27 @@ public abstract class AbstractAgent implements Serializable {
 
     private static final Logger LOG = Logger.getLogger(AbstractAgent.class.getName());
 
-    @EJB(lookup = MessageManager.JNDI_NAME)
-    private MessageManager messageManager;
+    /** The context of the call in progress; not part of the agent's state. */
+    private transient AgentContext context;
 
-    private AID aid;
-
-    public void start(AID self, Map<String, String> args) {
-        aid = self;
+    public void start(AgentContext context, Map<String, String> args) {
+        this.context = context;
         onStart(args);
     }
 
-    public void handle(AID self, ACLMessage message) {
-        aid = self;
+    public void handle(AgentContext context, ACLMessage message) {
+        this.context = context;
         try {
             onMessage(message);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, e, () -> "agent " + self + " failed to handle " + message.performative()
+            LOG.log(Level.WARNING, e, () -> "agent " + context.self() + " failed to handle " + message.performative()
                     + " from " + message.sender() + "; it goes on with its next message");
         }
     }
 
     @Remove // a stateful agent's bean instance goes with it; for a stateless one the container ignores this
-    public void stop(AID self) {
-        aid = self;
+    public void stop(AgentContext context) {
+        this.context = context;
         onStop();
     }
 
@@ -69,12 +65,12 @@ public abstract class AbstractAgent implements Serializable {
 
     /** This agent's identifier. */
     protected final AID aid() {
-        return aid;
+        return context.self();
     }
 
     /** Sends a message now; this agent is the sender unless the message names one. */
     protected final void send(ACLMessage message) {
-        messageManager.post(withSender(message));
+        context.send(withSender(message));
     }
 
     protected final void send(ACLMessage.Builder message) {
@@ -83,15 +79,15 @@ public abstract class AbstractAgent implements Serializable {
 
     /** Sends a message after {@code delay}. */
     protected final void sendLater(ACLMessage message, Duration delay) {
-        messageManager.post(withSender(message), delay);
+        context.send(withSender(message), delay);
     }
 
     /** Starts the answer to {@code message}, from this agent (see {@link ACLMessage#reply(Performative)}). */
     protected final ACLMessage.Builder reply(ACLMessage message, Performative performative) {
-        return message.reply(performative).sender(aid);
+        return message.reply(performative).sender(aid());
     }
 
     private ACLMessage withSender(ACLMessage message) {
-        return message.sender() != null ? message : message.withSender(aid);
+        return message.sender() != null ? message : message.withSender(aid());
     }
 }

@@ -10,14 +10,14 @@ import org.siebog.message.ACLMessage;
  * implement {@link StatefulAgent} or {@link StatelessAgent} (which say what kind of bean it is) and
  * extend {@link AbstractAgent}, which turns these calls into {@code onStart}/{@code onMessage}/{@code onStop}.
  *
- * <p>{@code self} is passed with every call because a stateless agent's calls may reach any
- * instance of its pool.
+ * <p>The context comes with every call because a stateless agent's calls may reach any instance
+ * of its pool.
  */
 public interface Agent {
 
-    void start(AID self, Map<String, String> args);
+    void start(AgentContext context, Map<String, String> args);
 
-    void handle(AID self, ACLMessage message);
+    void handle(AgentContext context, ACLMessage message);
 
-    void stop(AID self);
+    void stop(AgentContext context);
 }

@@ -70,7 +70,7 @@ public class AgentManagerBean implements AgentManager {
         }
         Mailbox mailbox = host.host(aid, agent);
         try {
-            agent.start(aid, args == null ? Map.of() : Map.copyOf(args));
+            agent.start(mailbox.context(), args == null ? Map.of() : Map.copyOf(args));
         } catch (RuntimeException e) {
             host.discard(aid);
             directory.unregister(aid);

@@ -19,13 +19,17 @@ public class AgentHost {
     @Inject
     AgentExecutor executor;
 
+    @Inject
+    MessageRouter router;
+
     /**
      * Takes in a freshly created agent bean. Its mailbox admits messages at once but holds them
      * until {@link Mailbox#activate()}, so nothing reaches the agent before it has started.
      */
     public Mailbox host(AID aid, Agent agent) {
         PlatformConfig config = PlatformConfig.SYSTEM;
-        Mailbox mailbox = new Mailbox(aid, agent, executor.nextLane(), config.mailboxCapacity(), config.mailboxThroughput());
+        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router), agent, executor.nextLane(),
+                config.mailboxCapacity(), config.mailboxThroughput());
         if (mailboxes.putIfAbsent(aid, mailbox) != null) {
             throw new IllegalStateException(aid + " is already hosted on this node");
         }

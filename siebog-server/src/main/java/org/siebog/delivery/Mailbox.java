@@ -10,6 +10,7 @@ import java.util.logging.Logger;
 
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
+import org.siebog.agent.AgentContext;
 import org.siebog.message.ACLMessage;
 
 /**
@@ -30,7 +31,7 @@ public final class Mailbox implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(Mailbox.class.getName());
 
-    private final AID owner;
+    private final AgentContext context;
     private final Agent agent;
     private final Executor executor;
     private final int capacity;
@@ -44,8 +45,8 @@ public final class Mailbox implements Runnable {
     private volatile boolean closed;
     private Runnable afterStop;
 
-    public Mailbox(AID owner, Agent agent, Executor executor, int capacity, int throughput) {
-        this.owner = owner;
+    public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput) {
+        this.context = context;
         this.agent = agent;
         this.executor = executor;
         this.capacity = capacity;
@@ -53,7 +54,12 @@ public final class Mailbox implements Runnable {
     }
 
     public AID owner() {
-        return owner;
+        return context.self();
+    }
+
+    /** What the agent is handed with every call. */
+    public AgentContext context() {
+        return context;
     }
 
     public Agent agent() {
@@ -134,10 +140,10 @@ public final class Mailbox implements Runnable {
 
     private void deliver(ACLMessage message) {
         try {
-            agent.handle(owner, message);
+            agent.handle(context, message);
         } catch (RuntimeException e) {
             // AbstractAgent contains handler failures; reaching here means the bean itself is broken.
-            LOG.log(Level.SEVERE, e, () -> "agent " + owner + " could not be called; message dropped: " + message);
+            LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be called; message dropped: " + message);
         }
     }
 
@@ -149,9 +155,9 @@ public final class Mailbox implements Runnable {
 
     private void stopAgent() {
         try {
-            agent.stop(owner);
+            agent.stop(context);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, e, () -> "agent " + owner + " failed while stopping");
+            LOG.log(Level.WARNING, e, () -> "agent " + owner() + " failed while stopping");
         } finally {
             if (afterStop != null) {
                 afterStop.run();

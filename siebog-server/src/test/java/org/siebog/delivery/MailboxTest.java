@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
+import org.siebog.agent.AgentContext;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.Performative;
 
@@ -39,7 +40,7 @@ class MailboxTest {
     @Test
     void messagesReachTheAgentInAdmissionOrderOneAtATime() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(2000);
-        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 10_000, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10_000, 8);
         mailbox.activate();
         // Posters on several threads: each one's messages must arrive in its own order.
         Thread[] posters = new Thread[4];
@@ -72,7 +73,7 @@ class MailboxTest {
     @Test
     void nothingReachesTheAgentBeforeActivation() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(1);
-        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 10, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8);
         assertTrue(mailbox.reserve());
         mailbox.enqueue(message("early"));
         assertFalse(agent.done.await(200, TimeUnit.MILLISECONDS));
@@ -84,7 +85,7 @@ class MailboxTest {
     @Test
     void aFullMailboxRefusesUntilMessagesAreTaken() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(3);
-        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 3, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 3, 8);
         for (int i = 0; i < 3; i++) {
             assertTrue(mailbox.reserve());
             mailbox.enqueue(message("m" + i));
@@ -101,7 +102,7 @@ class MailboxTest {
     @Test
     void closingHandlesWhatWasAdmittedThenStopsTheAgentOnce() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(5);
-        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 100, 2);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 100, 2);
         for (int i = 0; i < 5; i++) {
             assertTrue(mailbox.reserve());
             mailbox.enqueue(message("m" + i));
@@ -119,14 +120,14 @@ class MailboxTest {
     void aFailingAgentDoesNotStopItsMailbox() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(2) {
             @Override
-            public void handle(AID self, ACLMessage message) {
-                super.handle(self, message);
+            public void handle(AgentContext context, ACLMessage message) {
+                super.handle(context, message);
                 if (message.content().equals("boom")) {
                     throw new IllegalStateException("boom");
                 }
             }
         };
-        Mailbox mailbox = new Mailbox(OWNER, agent, lane, 10, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8);
         mailbox.activate();
         for (String content : List.of("boom", "after")) {
             assertTrue(mailbox.reserve());
@@ -143,9 +144,9 @@ class MailboxTest {
         Mailbox[] boxes = new Mailbox[2];
         for (int i = 0; i < 2; i++) {
             int me = i;
-            boxes[i] = new Mailbox(AID.parse("p" + i + "@siebog"), new RecordingAgent(0) {
+            boxes[i] = new Mailbox(context(AID.parse("p" + i + "@siebog")), new RecordingAgent(0) {
                 @Override
-                public void handle(AID self, ACLMessage message) {
+                public void handle(AgentContext context, ACLMessage message) {
                     if (hops.incrementAndGet() == 10_000) {
                         allHops.countDown();
                     } else {
@@ -160,6 +161,23 @@ class MailboxTest {
         assertTrue(boxes[0].reserve());
         boxes[0].enqueue(message("ball"));
         assertTrue(allHops.await(20, TimeUnit.SECONDS), "10,000 hops between lanes, parking and waking in between");
+    }
+
+    /** A context whose sends fail: these tests only look at delivery into one mailbox. */
+    private static AgentContext context(AID self) {
+        return new AgentContext() {
+            public AID self() {
+                return self;
+            }
+
+            public void send(ACLMessage message) {
+                throw new UnsupportedOperationException();
+            }
+
+            public void send(ACLMessage message, java.time.Duration delay) {
+                throw new UnsupportedOperationException();
+            }
+        };
     }
 
     private static ACLMessage message(String content) {
@@ -178,11 +196,11 @@ class MailboxTest {
         }
 
         @Override
-        public void start(AID self, Map<String, String> args) {
+        public void start(AgentContext context, Map<String, String> args) {
         }
 
         @Override
-        public void handle(AID self, ACLMessage message) {
+        public void handle(AgentContext context, ACLMessage message) {
             maxConcurrent.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             contents.add(message.content());
             inFlight.decrementAndGet();
@@ -190,7 +208,7 @@ class MailboxTest {
         }
 
         @Override
-        public void stop(AID self) {
+        public void stop(AgentContext context) {
             stops.incrementAndGet();
         }
     }
