@@ -21,8 +21,10 @@ import org.siebog.message.Performative;
  * its mailbox, on a shared pool of threads: never block for long inside a handler, and never start
  * threads of your own.
  *
- * <p>An exception thrown by a handler is logged with the agent and message and the agent carries
- * on: it must not reach the EJB container, which would discard a stateful agent's instance.
+ * <p>An exception (or an {@code Error} such as an assertion or a stack overflow) thrown by a handler
+ * is logged with the agent and message and the agent carries on: it must not reach the EJB
+ * container, which would discard a stateful agent's instance. Only out-of-memory and JVM
+ * failures pass through.
  */
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // no transaction per message unless the agent asks
 public abstract class AbstractAgent implements Serializable {
@@ -41,7 +43,10 @@ public abstract class AbstractAgent implements Serializable {
         this.context = context;
         try {
             onMessage(message);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+                throw e; // out of memory or a broken JVM: nothing an agent can go on from
+            }
             LOG.log(Level.WARNING, e, () -> "agent " + context.self() + " failed to handle " + message.performative()
                     + " from " + message.sender() + "; it goes on with its next message");
         }

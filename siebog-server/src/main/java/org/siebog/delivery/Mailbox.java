@@ -90,7 +90,9 @@ public final class Mailbox implements Runnable {
 
     /** Gives back a slot claimed by {@link #reserve()} that will not be used. */
     public void cancelReservation() {
-        admitted.decrementAndGet();
+        if (admitted.decrementAndGet() == 0 && closed) {
+            schedule(); // a closing mailbox may have been waiting for this slot to settle
+        }
     }
 
     /** Adds a message for which {@link #reserve()} succeeded. */
@@ -127,11 +129,13 @@ public final class Mailbox implements Runnable {
             }
         } finally {
             // Even if an Error escaped the agent, the mailbox must not stay "scheduled" forever.
-            if (closed && queue.isEmpty()) {
+            // A closing mailbox stops only when no slot is reserved either: a poster that reserved
+            // before the close gets its message handled, not stranded.
+            if (closed && admitted.get() == 0) {
                 stopAgent(); // and stay "scheduled": a stopped mailbox never runs again
             } else {
                 scheduled.set(false);
-                if (!queue.isEmpty() || closed) {
+                if (!queue.isEmpty() || (closed && admitted.get() == 0)) {
                     schedule();
                 }
             }

@@ -28,18 +28,30 @@ public class MessageResource {
     /** {@code ?delayMs=N} posts the message N milliseconds from now. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response post(JsonObject body, @QueryParam("delayMs") Long delayMs) {
+    public Response post(JsonObject body, @QueryParam("delayMs") String delayMs) {
         if (body == null) {
             throw new MalformedMessageException("the request needs an ACL message as its JSON body");
         }
+        // Taken as text: JAX-RS answers an unconvertible Long parameter with a bare 404.
+        Duration delay = delayMs == null ? null : delay(delayMs);
         ACLMessage message = ACLMessageJson.fromJson(body);
-        if (delayMs == null) {
+        if (delay == null) {
             messages.post(message);
-        } else if (delayMs < 0) {
-            throw new MalformedMessageException("delayMs must not be negative, got " + delayMs);
         } else {
-            messages.post(message, Duration.ofMillis(delayMs));
+            messages.post(message, delay);
         }
         return Response.accepted().build();
+    }
+
+    private static Duration delay(String text) {
+        try {
+            long millis = Long.parseLong(text);
+            if (millis >= 0) {
+                return Duration.ofMillis(millis);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new MalformedMessageException("delayMs must be a whole number of milliseconds, 0 or more; got '" + text + "'");
     }
 }

@@ -117,6 +117,32 @@ class MailboxTest {
     }
 
     @Test
+    void aSlotReservedBeforeCloseIsHandledBeforeTheStop() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(1);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8);
+        mailbox.activate();
+        assertTrue(mailbox.reserve()); // a poster between reserve and enqueue...
+        CountDownLatch stopped = new CountDownLatch(1);
+        mailbox.close(stopped::countDown); // ...when the agent is stopped
+        assertFalse(stopped.await(200, TimeUnit.MILLISECONDS), "must wait for the reserved message");
+        mailbox.enqueue(message("late"));
+        assertTrue(stopped.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("late"), agent.contents);
+        assertEquals(1, agent.stops.get());
+    }
+
+    @Test
+    void aCancelledReservationLetsAClosingMailboxStop() throws InterruptedException {
+        Mailbox mailbox = new Mailbox(context(OWNER), new RecordingAgent(0), lane, 10, 8);
+        mailbox.activate();
+        assertTrue(mailbox.reserve());
+        CountDownLatch stopped = new CountDownLatch(1);
+        mailbox.close(stopped::countDown);
+        mailbox.cancelReservation();
+        assertTrue(stopped.await(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aFailingAgentDoesNotStopItsMailbox() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(2) {
             @Override

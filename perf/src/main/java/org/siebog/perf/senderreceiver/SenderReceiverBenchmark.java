@@ -1,0 +1,136 @@
+package org.siebog.perf.senderreceiver;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import org.siebog.examples.senderreceiver.Primes;
+import org.siebog.examples.senderreceiver.RunResult;
+
+/**
+ * The Sender/Receiver benchmark ({@code perf/sender-receiver}): measures Siebog, and with
+ * {@code --jade} JADE right after it for each configuration, so both see the same machine state.
+ * CSV on stdout and in a file; progress, spread, failures and the Siebog/JADE ratio on stderr.
+ */
+public final class SenderReceiverBenchmark {
+
+    /** Generous on purpose: a timeout is for runs that hang, not slow ones (≥ 4,000 round trips/s). */
+    private static final Duration PER_ROUND_TRIP = Duration.ofNanos(250_000);
+
+    private final BenchmarkOptions options;
+    private final SiebogRuns siebog;
+    private final JadeRuns jade = new JadeRuns();
+    private final List<Measurement> measurements = new ArrayList<>();
+    private boolean anyFailed;
+
+    private SenderReceiverBenchmark(BenchmarkOptions options) {
+        this.options = options;
+        this.siebog = new SiebogRuns(options.url());
+    }
+
+    public static void main(String[] args) {
+        String timestamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        BenchmarkOptions options;
+        try {
+            options = BenchmarkOptions.parse(Arrays.asList(args), Path.of("perf", "results", "sender-receiver-" + timestamp + ".csv"));
+        } catch (UsageException e) {
+            System.err.println("sender-receiver: " + e.getMessage());
+            System.err.println("Run perf/sender-receiver --help for the flags.");
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.print(BenchmarkOptions.USAGE);
+            return;
+        }
+        System.exit(new SenderReceiverBenchmark(options).run());
+    }
+
+    private int run() {
+        try {
+            siebog.checkReachable();
+        } catch (RunFailedException e) {
+            log(e.getMessage());
+            return 1;
+        }
+        Duration perRoundTrip = PER_ROUND_TRIP.plus(primeTaskCost().multipliedBy(2));
+        try (PrintWriter csv = csvFile()) {
+            emit(csv, ResultsCsv.HEADER);
+            for (int payload : options.payloads()) {
+                for (int pairs : options.pairs()) {
+                    RunParameters parameters = new RunParameters(pairs, payload, options.primeLimit(),
+                            options.warmup(), options.measured());
+                    Duration timeout = parameters.timeout(perRoundTrip);
+                    measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout));
+                    if (options.jade()) {
+                        measure(Measurement.JADE, parameters, csv, () -> jade.run(parameters, timeout));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log("cannot write " + options.csv() + ": " + e.getMessage());
+            return 1;
+        }
+        log("CSV written to " + options.csv());
+        if (options.jade()) {
+            RatioSummary.lines(measurements, options.pairs(), options.payloads()).forEach(SenderReceiverBenchmark::log);
+        }
+        return anyFailed ? 1 : 0;
+    }
+
+    private interface Run {
+        RunResult measure() throws RunFailedException;
+    }
+
+    private void measure(String system, RunParameters parameters, PrintWriter csv, Run run) {
+        String label = String.format(Locale.ROOT, "[%s] N=%d payload=%d", system, parameters.pairs(), parameters.payloadChars());
+        log(label + ": running");
+        long start = System.nanoTime();
+        try {
+            RunResult result = run.measure();
+            Measurement measurement = new Measurement(system, 1, parameters.payloadChars(), result);
+            measurements.add(measurement);
+            emit(csv, ResultsCsv.row(measurement));
+            log(String.format(Locale.ROOT, "%s: %.0f round trips/s, avgRTT %.3f ms, pair RTT spread %.3f–%.3f ms (%.1fx), run took %.1f s",
+                    label, result.roundTripsPerSec(), result.avgRttMs(), result.minPairRttMs(), result.maxPairRttMs(),
+                    result.maxPairRttMs() / result.minPairRttMs(), (System.nanoTime() - start) / 1e9));
+        } catch (RunFailedException e) {
+            anyFailed = true;
+            log(label + ": FAILED, no CSV row: " + e.getMessage());
+        }
+    }
+
+    private PrintWriter csvFile() throws IOException {
+        Path parent = options.csv().toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return new PrintWriter(Files.newBufferedWriter(options.csv()));
+    }
+
+    /** Each row goes out as soon as it is measured, so an interrupted run keeps what it had. */
+    private static void emit(PrintWriter csv, String line) {
+        System.out.println(line);
+        csv.println(line);
+        csv.flush();
+    }
+
+    /** What one Receiver task costs on this machine, so the timeout allows for --prime-limit. */
+    private Duration primeTaskCost() {
+        long start = System.nanoTime();
+        Primes.countUpTo(options.primeLimit());
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private static void log(String line) {
+        System.err.println(line);
+    }
+}

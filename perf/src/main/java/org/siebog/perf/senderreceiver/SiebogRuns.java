@@ -1,0 +1,113 @@
+package org.siebog.perf.senderreceiver;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+
+import org.siebog.examples.senderreceiver.RunResult;
+
+/**
+ * Runs the benchmark inside a Siebog node through its REST endpoint: {@code POST .../runs} starts
+ * a run, {@code GET .../runs/{id}} is polled until it has finished or failed.
+ */
+final class SiebogRuns {
+
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final URI node;
+    private final String runs;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    SiebogRuns(URI node) {
+        this.node = node;
+        this.runs = node + "/api/examples/sender-receiver/runs";
+    }
+
+    /** Fails fast, before any run, when nothing answers at the URL. */
+    void checkReachable() throws RunFailedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(node + "/api/nodes")).timeout(REQUEST_TIMEOUT).build();
+        HttpResponse<String> response = send(request);
+        if (response.statusCode() != 200) {
+            throw new RunFailedException("GET " + request.uri() + " answered " + response.statusCode()
+                    + ": is Siebog deployed at " + node + "?");
+        }
+    }
+
+    RunResult run(RunParameters parameters, Duration timeout) throws RunFailedException {
+        JsonObject body = Json.createObjectBuilder()
+                .add("pairs", parameters.pairs())
+                .add("payloadChars", parameters.payloadChars())
+                .add("primeLimit", parameters.primeLimit())
+                .add("warmup", parameters.warmup())
+                .add("measured", parameters.measured())
+                .build();
+        JsonObject started = call(HttpRequest.newBuilder(URI.create(runs))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        URI status = URI.create(runs + "/" + URLEncoder.encode(started.getString("id"), StandardCharsets.UTF_8));
+
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            sleep(POLL_INTERVAL);
+            JsonObject run = call(HttpRequest.newBuilder(status).GET());
+            if (!RunStatusJson.RUNNING.equals(run.getString("state", ""))) {
+                return RunStatusJson.result(run);
+            }
+        }
+        throw new RunFailedException("no result within " + timeout.toSeconds() + " s (the run goes on in the node)");
+    }
+
+    /** Sends the request and reads the JSON object it answers; errors become the node's own message. */
+    private JsonObject call(HttpRequest.Builder request) throws RunFailedException {
+        HttpRequest built = request.timeout(REQUEST_TIMEOUT).header("Accept", "application/json").build();
+        HttpResponse<String> response = send(built);
+        JsonObject json;
+        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+            json = reader.readObject();
+        } catch (JsonException e) {
+            throw new RunFailedException(built.method() + " " + built.uri() + " answered " + response.statusCode()
+                    + " without a JSON object");
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new RunFailedException(built.method() + " " + built.uri() + " answered " + response.statusCode() + ": "
+                    + json.getString("error", json.toString()));
+        }
+        return json;
+    }
+
+    private HttpResponse<String> send(HttpRequest request) throws RunFailedException {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (ConnectException e) {
+            throw new RunFailedException("no Siebog node answers at " + node + " (start one with ./siebog run, or pass --url)");
+        } catch (IOException e) {
+            throw new RunFailedException(request.method() + " " + request.uri() + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("interrupted");
+        }
+    }
+
+    private static void sleep(Duration duration) throws RunFailedException {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("interrupted");
+        }
+    }
+}

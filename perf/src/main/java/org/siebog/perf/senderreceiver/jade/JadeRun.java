@@ -1,0 +1,95 @@
+package org.siebog.perf.senderreceiver.jade;
+
+import static org.siebog.perf.senderreceiver.jade.SenderReceiverProtocol.*;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jade.core.AID;
+import jade.core.Agent;
+import jade.lang.acl.ACLMessage;
+import jade.wrapper.AgentController;
+import jade.wrapper.ControllerException;
+
+import org.siebog.examples.senderreceiver.RunTally;
+import org.siebog.perf.senderreceiver.RunParameters;
+
+/**
+ * Siebog's {@code SenderReceiverRun} on JADE: starts the Receivers and Senders in its container,
+ * says "measure" once every pair has warmed up and "stop" once every pair has measured (see
+ * {@link RunTally}), then hands the result to the {@link RunOutcome}. Arguments: the
+ * {@link RunOutcome}, the {@link RunParameters}.
+ */
+public class JadeRun extends Agent {
+
+    private RunOutcome outcome;
+    private RunParameters parameters;
+    private RunTally tally;
+    private final List<AID> senders = new ArrayList<>();
+
+    @Override
+    protected void setup() {
+        outcome = (RunOutcome) getArguments()[0];
+        parameters = (RunParameters) getArguments()[1];
+        tally = new RunTally(parameters.pairs());
+        addBehaviour(new MessageBehaviour(this, outcome, this::onMessage));
+        // As in Siebog: the pairs are started from the behaviour, not from setup().
+        ACLMessage start = new ACLMessage(ACLMessage.REQUEST);
+        start.addReceiver(getAID());
+        start.setProtocol(PROTOCOL);
+        start.setContent(START);
+        send(start);
+    }
+
+    private void onMessage(ACLMessage message) {
+        if (!PROTOCOL.equals(message.getProtocol())) {
+            return;
+        }
+        switch (message.getContent()) {
+            case START -> startPairs();
+            case WARMED_UP -> {
+                if (tally.warmedUp()) {
+                    tellSenders(MEASURE);
+                }
+            }
+            case MEASURED -> {
+                if (tally.measured(number(message, COUNT), number(message, RTT_NANOS), number(message, WINDOW_NANOS))) {
+                    tellSenders(STOP);
+                    outcome.finished(tally.result());
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private void startPairs() {
+        try {
+            for (int i = 0; i < parameters.pairs(); i++) {
+                AID receiver = startAgent("receiver-" + i, JadeReceiver.class, outcome);
+                senders.add(startAgent("sender-" + i, JadeSender.class, outcome, receiver, getAID(), parameters));
+            }
+        } catch (ControllerException e) {
+            outcome.failed(new IllegalStateException("could not start pair " + senders.size() + ": " + e.getMessage(), e));
+            return;
+        }
+        tellSenders(START);
+    }
+
+    private AID startAgent(String name, Class<? extends Agent> type, Object... args) throws ControllerException {
+        AgentController agent = getContainerController().createNewAgent(name, type.getName(), args);
+        agent.start();
+        return new AID(agent.getName(), AID.ISGUID);
+    }
+
+    private void tellSenders(String word) {
+        ACLMessage message = new ACLMessage(ACLMessage.REQUEST);
+        senders.forEach(message::addReceiver);
+        message.setProtocol(PROTOCOL);
+        message.setContent(word);
+        send(message);
+    }
+
+    private static long number(ACLMessage message, String parameter) {
+        return Long.parseLong(message.getUserDefinedParameter(parameter));
+    }
+}

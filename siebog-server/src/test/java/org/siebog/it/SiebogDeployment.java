@@ -1,0 +1,76 @@
+package org.siebog.it;
+
+import java.io.File;
+
+import org.jboss.arquillian.container.test.api.Testable;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.siebog.it.agents.Recorder;
+
+/**
+ * The deployment under test, shaped like the real one from siebog-ear: {@code siebog.ear} (application
+ * {@code siebog}) holding {@code siebog-server.war} at {@code /siebog}, so the managers' global JNDI
+ * names ({@code java:global/siebog/siebog-server/...}) are the real ones. The WAR is the one this build
+ * packaged (main classes only), plus the test agents of {@code org.siebog.it.agents}.
+ */
+public final class SiebogDeployment {
+
+    public static final String EAR_NAME = "siebog.ear";
+    public static final String WAR_NAME = "siebog-server.war";
+
+    /** What WildFly names the WAR's module, for other deployments to depend on. */
+    public static final String WAR_MODULE = "deployment." + EAR_NAME + "." + WAR_NAME;
+
+    private static final String APPLICATION_XML = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <application xmlns="https://jakarta.ee/xml/ns/jakartaee"
+                         xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+                         xsi:schemaLocation="https://jakarta.ee/xml/ns/jakartaee https://jakarta.ee/xml/ns/jakartaee/application_10.xsd"
+                         version="10">
+                <application-name>siebog</application-name>
+                <module>
+                    <web>
+                        <web-uri>siebog-server.war</web-uri>
+                        <context-root>/siebog</context-root>
+                    </web>
+                </module>
+            </application>
+            """;
+
+    private SiebogDeployment() {
+    }
+
+    /** The EAR for tests that run only as a client (over HTTP). */
+    public static EnterpriseArchive ear() {
+        return ShrinkWrap.create(EnterpriseArchive.class, EAR_NAME)
+                .setApplicationXML(new StringAsset(APPLICATION_XML))
+                .addAsModule(war());
+    }
+
+    /**
+     * The EAR for a test class with in-container tests: the class (and {@code helpers}) go into the WAR,
+     * which is marked as the module Arquillian runs them in.
+     */
+    public static EnterpriseArchive earWithTests(Class<?> testClass, Class<?>... helpers) {
+        WebArchive war = war().addClass(testClass).addClasses(helpers);
+        return ShrinkWrap.create(EnterpriseArchive.class, EAR_NAME)
+                .setApplicationXML(new StringAsset(APPLICATION_XML))
+                .addAsModule(Testable.archiveToTest(war));
+    }
+
+    private static WebArchive war() {
+        File packaged = new File(System.getProperty("siebog.it.war", "target/siebog-server.war"));
+        if (!packaged.isFile()) {
+            throw new IllegalStateException(packaged.getAbsolutePath()
+                    + " is missing: the integration tests deploy the WAR that `mvn -pl siebog-server verify` packages");
+        }
+        WebArchive war = ShrinkWrap.createFromZipFile(WebArchive.class, packaged);
+        if (!war.contains("/WEB-INF/classes/org/siebog/agent/AbstractAgent.class")) {
+            throw new IllegalStateException(packaged + " does not hold Siebog's classes");
+        }
+        // createFromZipFile names the archive after the file; the EAR's application.xml needs this name.
+        return ShrinkWrap.create(WebArchive.class, WAR_NAME).merge(war).addPackage(Recorder.class.getPackage());
+    }
+}

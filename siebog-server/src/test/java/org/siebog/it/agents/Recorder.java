@@ -1,0 +1,10 @@
+package org.siebog.it.agents;
+
+import jakarta.ejb.Stateful;
+
+import org.siebog.agent.StatefulAgent;
+
+/** A stateful {@link RecordingAgent}. */
+@Stateful
+public class Recorder extends RecordingAgent implements StatefulAgent {
+}
