@@ -1,6 +1,6 @@
 package org.siebog.perf.senderreceiver.jade;
 
-import static org.siebog.perf.senderreceiver.jade.SenderReceiverProtocol.*;
+import static org.siebog.examples.senderreceiver.SenderReceiverProtocol.*;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +36,13 @@ public class JadeRun extends Agent {
         // As in Siebog: the pairs are started from the behaviour, not from setup().
         ACLMessage start = new ACLMessage(ACLMessage.REQUEST);
         start.addReceiver(getAID());
-        start.setProtocol(PROTOCOL);
+        start.setProtocol(NAME);
         start.setContent(START);
         send(start);
     }
 
     private void onMessage(ACLMessage message) {
-        if (!PROTOCOL.equals(message.getProtocol())) {
+        if (!NAME.equals(message.getProtocol())) {
             return;
         }
         switch (message.getContent()) {
@@ -84,7 +84,7 @@ public class JadeRun extends Agent {
     private void tellSenders(String word) {
         ACLMessage message = new ACLMessage(ACLMessage.REQUEST);
         senders.forEach(message::addReceiver);
-        message.setProtocol(PROTOCOL);
+        message.setProtocol(NAME);
         message.setContent(word);
         send(message);
     }

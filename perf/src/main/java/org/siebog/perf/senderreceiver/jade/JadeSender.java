@@ -1,6 +1,6 @@
 package org.siebog.perf.senderreceiver.jade;
 
-import static org.siebog.perf.senderreceiver.jade.SenderReceiverProtocol.*;
+import static org.siebog.examples.senderreceiver.SenderReceiverProtocol.*;
 
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -42,7 +42,7 @@ public class JadeSender extends Agent {
     }
 
     private void onMessage(ACLMessage message) {
-        if (PROTOCOL.equals(message.getProtocol()) && coordinator.equals(message.getSender())) {
+        if (NAME.equals(message.getProtocol()) && coordinator.equals(message.getSender())) {
             switch (message.getContent()) {
                 case START -> request();
                 case MEASURE -> meter.measure();
@@ -75,7 +75,7 @@ public class JadeSender extends Agent {
     private ACLMessage control(String word) {
         ACLMessage message = new ACLMessage(ACLMessage.INFORM);
         message.addReceiver(coordinator);
-        message.setProtocol(PROTOCOL);
+        message.setProtocol(NAME);
         message.setContent(word);
         return message;
     }
