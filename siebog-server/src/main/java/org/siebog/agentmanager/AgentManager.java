@@ -24,6 +24,15 @@ public interface AgentManager {
     AgentInfo start(String agentClass, String name, Map<String, String> args);
 
     /**
+     * Starts an agent on {@code node} ({@code null}: wherever the placement selector puts it). A
+     * stateless agent started on a named node is pinned there: every message to it is handled
+     * there instead of being balanced over the nodes.
+     *
+     * @throws InvalidAgentRequestException also when {@code node} is not a member of the cluster
+     */
+    AgentInfo start(String agentClass, String name, Map<String, String> args, String node);
+
+    /**
      * Stops an agent: it takes no new messages, handles those already admitted, then its
      * {@code onStop} runs.
      *

@@ -4,9 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Local;
@@ -16,19 +13,18 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
 import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
-import org.siebog.connection.ConnectionManager;
-import org.siebog.delivery.AgentHost;
-import org.siebog.delivery.Mailbox;
+import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.RemoteNodes;
 import org.siebog.directory.AgentDirectory;
-import org.siebog.platform.PlatformConfig;
+import org.siebog.directory.DirectoryEntry;
+import org.siebog.placement.PlacementSelector;
+import org.siebog.placement.PlacementSelectors;
 
 /**
- * Starts agents on this node: claims the name in the directory, creates the bean through JNDI
- * (a new instance for a stateful agent, the pool for a stateless one), gives it a mailbox, runs
- * its {@code onStart}, then lets messages through.
+ * Agents at the level of the cluster: a new agent goes to the node the placement selector picks
+ * (or the one asked for), wherever the request arrived; stop and find work from any node.
  */
 @Singleton
 @Local(AgentManager.class)
@@ -43,71 +39,76 @@ public class AgentManagerBean implements AgentManager {
     AgentDirectory directory;
 
     @Inject
-    AgentHost host;
+    LocalAgents local;
 
     @Inject
-    ConnectionManager connections;
+    ClusterNode cluster;
+
+    @Inject
+    RemoteNodes remote;
+
+    private final PlacementSelector placement = PlacementSelectors.fromSystemProperty();
 
     @Override
     public AgentInfo start(String agentClass, String name, Map<String, String> args) {
+        return start(agentClass, name, args, null);
+    }
+
+    @Override
+    public AgentInfo start(String agentClass, String name, Map<String, String> args, String node) {
         AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
-        AID aid;
-        try {
-            aid = new AID(name, PlatformConfig.SYSTEM.platformName());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new InvalidAgentRequestException("bad agent name: " + e.getMessage());
+        AID aid = LocalAgents.aidOf(name);
+        Map<String, String> startArgs = args == null ? Map.of() : Map.copyOf(args);
+        List<String> members = cluster.members();
+        if (node != null && !members.contains(node)) {
+            throw new InvalidAgentRequestException("there is no node '" + node + "' in the cluster; its nodes are " + members);
         }
-        AgentInfo info = new AgentInfo(aid, type.name(), connections.localNode());
-        if (!directory.register(info)) {
-            throw new AgentNameInUseException(aid);
+        String target = node != null ? node : placement.select(members);
+        if (target.equals(cluster.name())) {
+            return local.start(type.name(), name, startArgs, node != null);
         }
-        Agent agent;
-        try {
-            agent = (Agent) new InitialContext().lookup(type.jndiName());
-        } catch (NamingException | RuntimeException e) {
-            directory.unregister(aid);
-            throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
-        }
-        Mailbox mailbox = host.host(aid, agent);
-        try {
-            agent.start(mailbox.context(), args == null ? Map.of() : Map.copyOf(args));
-        } catch (RuntimeException e) {
-            host.discard(aid);
-            directory.unregister(aid);
-            throw new InvalidAgentRequestException("agent " + aid + " failed to start: " + rootMessage(e), e);
-        }
-        mailbox.activate();
-        return info;
+        remote.start(target, type.name(), name, startArgs, node != null);
+        return new AgentInfo(aid, type.name(), target);
     }
 
     @Override
     public void stop(AID aid) {
-        if (directory.lookup(aid).isEmpty()) {
-            throw new UnknownAgentException(aid);
+        DirectoryEntry entry = directory.lookup(aid).orElseThrow(() -> new UnknownAgentException(aid));
+        if (entry.balanced()) {
+            // Unregister first, so no node creates a new instance; then stop the instances that exist.
+            directory.unregister(aid);
+            for (String node : cluster.members()) {
+                try {
+                    stopOn(node, aid, false);
+                } catch (UnknownAgentException noInstanceThere) {
+                    // that node never handled a message for it
+                }
+            }
+        } else {
+            stopOn(entry.node(), aid, true);
         }
-        host.stop(aid, () -> directory.unregister(aid));
+    }
+
+    private void stopOn(String node, AID aid, boolean unregister) {
+        if (node.equals(cluster.name())) {
+            local.stop(aid, unregister);
+        } else {
+            remote.stop(node, aid, unregister);
+        }
     }
 
     @Override
     public Optional<AgentInfo> find(AID aid) {
-        return directory.lookup(aid);
+        return directory.lookup(aid).map(DirectoryEntry::info);
     }
 
     @Override
     public List<AgentInfo> agents() {
-        return List.copyOf(directory.all());
+        return directory.all().stream().map(DirectoryEntry::info).toList();
     }
 
     @Override
     public List<AgentClass> agentClasses() {
         return classes.all();
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.toString();
     }
 }

@@ -1,5 +1,6 @@
 package org.siebog.delivery;
 
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -15,6 +16,7 @@ import org.siebog.platform.PlatformConfig;
 public class AgentHost {
 
     private final ConcurrentMap<AID, Mailbox> mailboxes = new ConcurrentHashMap<>();
+    private final Set<AID> balanced = ConcurrentHashMap.newKeySet();
 
     @Inject
     AgentExecutor executor;
@@ -27,23 +29,41 @@ public class AgentHost {
      * until {@link Mailbox#activate()}, so nothing reaches the agent before it has started.
      */
     public Mailbox host(AID aid, Agent agent) {
+        return host(aid, agent, false);
+    }
+
+    /**
+     * @param balanced this is one node's instance of a stateless agent that every node may handle:
+     *                 the router balances messages to it rather than keeping them on this node
+     */
+    public Mailbox host(AID aid, Agent agent, boolean balanced) {
         PlatformConfig config = PlatformConfig.SYSTEM;
         Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router), agent, executor.nextLane(),
                 config.mailboxCapacity(), config.mailboxThroughput());
         if (mailboxes.putIfAbsent(aid, mailbox) != null) {
             throw new IllegalStateException(aid + " is already hosted on this node");
         }
+        if (balanced) {
+            this.balanced.add(aid);
+        }
         return mailbox;
     }
 
-    /** The mailbox of an agent running here, or null. */
+    /** The mailbox of an agent running here (or of this node's instance of a balanced one), or null. */
     public Mailbox mailbox(AID aid) {
         return mailboxes.get(aid);
+    }
+
+    /** The mailbox of an agent that lives on this node only, or null: a message to it never leaves the node. */
+    public Mailbox owned(AID aid) {
+        Mailbox mailbox = mailboxes.get(aid);
+        return mailbox == null || balanced.contains(aid) ? null : mailbox;
     }
 
     /** Stops taking messages for {@code aid}; it handles those already admitted, then stops. */
     public void stop(AID aid, Runnable afterStop) {
         Mailbox mailbox = mailboxes.remove(aid);
+        balanced.remove(aid);
         if (mailbox != null) {
             mailbox.close(afterStop);
         }
@@ -52,6 +72,7 @@ public class AgentHost {
     /** Forgets an agent that never started. */
     public void discard(AID aid) {
         mailboxes.remove(aid);
+        balanced.remove(aid);
     }
 
     public int count() {

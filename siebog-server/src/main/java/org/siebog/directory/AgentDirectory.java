@@ -4,20 +4,22 @@ import java.util.Collection;
 import java.util.Optional;
 
 import org.siebog.agent.AID;
-import org.siebog.agent.AgentInfo;
 
 /**
  * AID → where the agent lives. The single source of truth for which names are taken; every node
- * can read all of it, so any node can route any message.
+ * holds all of it, so any node routes any message without asking another.
  */
 public interface AgentDirectory {
 
-    /** Claims {@code info.aid()}; false when an agent of that name is already registered. */
-    boolean register(AgentInfo info);
+    /** Claims {@code entry.aid()}; false when an agent of that name is already registered. */
+    boolean register(DirectoryEntry entry);
 
-    Optional<AgentInfo> lookup(AID aid);
+    Optional<DirectoryEntry> lookup(AID aid);
+
+    /** Records that an agent now runs on another node (after a failover). */
+    void update(DirectoryEntry entry);
 
     void unregister(AID aid);
 
-    Collection<AgentInfo> all();
+    Collection<DirectoryEntry> all();
 }

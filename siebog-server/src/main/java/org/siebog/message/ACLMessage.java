@@ -75,6 +75,12 @@ public record ACLMessage(
                 protocol, conversationId, replyWith, inReplyTo, replyBy, userProperties);
     }
 
+    /** This message with answers going to {@code newReplyTo} instead of the sender. */
+    public ACLMessage withReplyTo(AID newReplyTo) {
+        return new ACLMessage(performative, sender, receivers, newReplyTo, content, language, encoding, ontology,
+                protocol, conversationId, replyWith, inReplyTo, replyBy, userProperties);
+    }
+
     public String userProperty(String key) {
         return userProperties.get(key);
     }

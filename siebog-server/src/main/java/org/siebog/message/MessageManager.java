@@ -28,4 +28,12 @@ public interface MessageManager {
      * agent) gets a {@link Performative#FAILURE} saying so.
      */
     void post(ACLMessage message, Duration delay);
+
+    /**
+     * Posts {@code message} with a temporary {@code replyTo} and returns the first message sent
+     * there: how a caller outside the platform (a REST client, a test) asks an agent something.
+     *
+     * @throws NoReplyException no answer within {@code timeout}
+     */
+    ACLMessage ask(ACLMessage message, Duration timeout);
 }

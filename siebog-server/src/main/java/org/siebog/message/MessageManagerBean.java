@@ -2,6 +2,10 @@ package org.siebog.message;
 
 import java.time.Duration;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Local;
@@ -10,7 +14,10 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import org.siebog.cluster.RemoteNodeException;
 import org.siebog.delivery.MessageRouter;
+import org.siebog.delivery.ReplyInboxes;
+import org.siebog.platform.SiebogException;
 
 /** The MessageManager for callers outside an agent (REST, other deployments); agents send through their context. */
 @Singleton
@@ -19,16 +26,37 @@ import org.siebog.delivery.MessageRouter;
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class MessageManagerBean implements MessageManager {
 
+    private static final long ADMISSION_TIMEOUT_S = 35;
+
     @Inject
     MessageRouter router;
 
+    @Inject
+    ReplyInboxes inboxes;
+
     @Override
     public void post(ACLMessage message) {
-        router.post(message);
+        // Returns once every receiver's node has admitted the message, so a refusal reaches the caller.
+        try {
+            router.post(message).get(ADMISSION_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof SiebogException refusal ? refusal
+                    : new RemoteNodeException("a receiver's node failed: " + e.getCause());
+        } catch (TimeoutException e) {
+            throw new RemoteNodeException("the receiver's node did not admit the message within " + ADMISSION_TIMEOUT_S + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemoteNodeException("interrupted while waiting for the receiver's node");
+        }
     }
 
     @Override
     public void post(ACLMessage message, Duration delay) {
         router.post(message, delay);
+    }
+
+    @Override
+    public ACLMessage ask(ACLMessage message, Duration timeout) {
+        return inboxes.ask(message, timeout);
     }
 }

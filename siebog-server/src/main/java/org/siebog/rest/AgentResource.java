@@ -52,16 +52,20 @@ public class AgentResource {
         return agents.find(id).map(AgentView::of).orElseThrow(() -> new UnknownAgentException(id));
     }
 
-    /** {@code {"agentClass", "name", "args": {}}} → 201 {@code {"aid", "location"}}. */
+    /**
+     * {@code {"agentClass", "name", "args": {}, "node"}} → 201 {@code {"aid", "location"}}. {@code node}
+     * is optional: without it the placement selector chooses.
+     */
     @POST
     @Path("agents")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response start(JsonObject body) {
         RequestBodies.requireObject(body);
-        RequestBodies.allowOnly(body, "agentClass", "name", "args");
+        RequestBodies.allowOnly(body, "agentClass", "name", "args", "node");
         String agentClass = RequestBodies.requiredString(body, "agentClass");
         String name = RequestBodies.requiredString(body, "name");
-        AgentInfo info = agents.start(agentClass, name, args(body.get("args")));
+        String node = body.containsKey("node") && !body.isNull("node") ? RequestBodies.requiredString(body, "node") : null;
+        AgentInfo info = agents.start(agentClass, name, args(body.get("args")), node);
         return Response.created(URI.create("agents/" + info.aid()))
                 .entity(Map.of("aid", info.aid().toString(), "location", info.location()))
                 .build();

@@ -14,7 +14,9 @@ import jakarta.ws.rs.ext.Provider;
 
 import org.siebog.agentmanager.AgentNameInUseException;
 import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.cluster.RemoteNodeException;
 import org.siebog.message.MailboxFullException;
+import org.siebog.message.NoReplyException;
 import org.siebog.message.MessageTooLargeException;
 import org.siebog.platform.SiebogException;
 
@@ -61,7 +63,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (e instanceof MessageTooLargeException) {
             return Status.REQUEST_ENTITY_TOO_LARGE.getStatusCode();
         }
-        if (e instanceof MailboxFullException) {
+        if (e instanceof NoReplyException) {
+            return Status.GATEWAY_TIMEOUT.getStatusCode();
+        }
+        if (e instanceof MailboxFullException || e instanceof RemoteNodeException) {
             return Status.SERVICE_UNAVAILABLE.getStatusCode();
         }
         return Status.BAD_REQUEST.getStatusCode(); // malformed message, unknown class, invalid request

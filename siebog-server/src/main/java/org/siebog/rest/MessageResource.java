@@ -17,7 +17,10 @@ import org.siebog.message.ACLMessageJson;
 import org.siebog.message.MalformedMessageException;
 import org.siebog.message.MessageManager;
 
-/** {@code POST /api/messages}: an ACL message in the contract's JSON form; 202 once admitted. */
+/**
+ * {@code POST /api/messages}: an ACL message in the contract's JSON form; 202 once admitted. With
+ * {@code ?awaitReplyMs=N}: 200 and the first answer (sent to a temporary {@code replyTo}), or 504.
+ */
 @Path("messages")
 @Produces(MediaType.APPLICATION_JSON)
 public class MessageResource {
@@ -28,13 +31,21 @@ public class MessageResource {
     /** {@code ?delayMs=N} posts the message N milliseconds from now. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response post(JsonObject body, @QueryParam("delayMs") String delayMs) {
+    public Response post(JsonObject body, @QueryParam("delayMs") String delayMs,
+            @QueryParam("awaitReplyMs") String awaitReplyMs) {
         if (body == null) {
             throw new MalformedMessageException("the request needs an ACL message as its JSON body");
         }
         // Taken as text: JAX-RS answers an unconvertible Long parameter with a bare 404.
-        Duration delay = delayMs == null ? null : delay(delayMs);
+        Duration delay = delayMs == null ? null : millis("delayMs", delayMs);
+        Duration await = awaitReplyMs == null ? null : millis("awaitReplyMs", awaitReplyMs);
+        if (delay != null && await != null) {
+            throw new MalformedMessageException("delayMs and awaitReplyMs cannot be combined");
+        }
         ACLMessage message = ACLMessageJson.fromJson(body);
+        if (await != null) {
+            return Response.ok(ACLMessageJson.write(messages.ask(message, await))).build();
+        }
         if (delay == null) {
             messages.post(message);
         } else {
@@ -43,7 +54,7 @@ public class MessageResource {
         return Response.accepted().build();
     }
 
-    private static Duration delay(String text) {
+    private static Duration millis(String parameter, String text) {
         try {
             long millis = Long.parseLong(text);
             if (millis >= 0) {
@@ -52,6 +63,6 @@ public class MessageResource {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new MalformedMessageException("delayMs must be a whole number of milliseconds, 0 or more; got '" + text + "'");
+        throw new MalformedMessageException(parameter + " must be a whole number of milliseconds, 0 or more; got '" + text + "'");
     }
 }

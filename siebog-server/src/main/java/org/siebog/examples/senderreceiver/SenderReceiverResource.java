@@ -2,6 +2,7 @@ package org.siebog.examples.senderreceiver;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -21,12 +22,15 @@ import jakarta.ws.rs.core.Response;
 
 import org.siebog.agentmanager.AgentManager;
 import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.connection.ConnectionManager;
 import org.siebog.platform.PlatformConfig;
 
 /**
  * Runs of the Sender/Receiver benchmark inside the platform, for {@code perf/sender-receiver}:
  * {@code POST /api/examples/sender-receiver/runs} {@code {"pairs", "payloadChars", "primeLimit",
- * "warmup", "measured"}} → 202 {@code {"id"}}; {@code GET .../runs/{id}} → its state and result.
+ * "warmup", "measured", "senderNode", "receiverNode"}} → 202 {@code {"id"}}; {@code GET .../runs/{id}} →
+ * its state and result. The two node names are optional: given, every Sender runs on one and every
+ * Receiver is pinned to the other, so every round trip crosses nodes.
  */
 @Path("examples/sender-receiver/runs")
 @Produces(MediaType.APPLICATION_JSON)
@@ -40,6 +44,9 @@ public class SenderReceiverResource {
     @Inject
     SenderReceiverRuns runs;
 
+    @EJB
+    ConnectionManager connections;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response start(JsonObject body) {
@@ -52,9 +59,15 @@ public class SenderReceiverResource {
         args.put("primeLimit", number(body, "primeLimit", 0, 0, 10_000_000));
         args.put("warmup", number(body, "warmup", 100, 1, 1_000_000));
         args.put("measured", number(body, "measured", 100, 1, 1_000_000));
+        for (String placement : List.of("senderNode", "receiverNode")) {
+            if (body.containsKey(placement) && !body.isNull(placement)) {
+                args.put(placement, body.getString(placement, null));
+            }
+        }
         String id = "sender-receiver-run-" + System.currentTimeMillis() + "-" + RUN_NUMBERS.incrementAndGet();
         runs.started(id, args);
-        agents.start("SenderReceiverRun", id, args);
+        // The coordinator reports to this node's run registry, so it runs here.
+        agents.start("SenderReceiverRun", id, args, connections.localNode());
         return Response.accepted(Map.of("id", id)).location(URI.create("examples/sender-receiver/runs/" + id)).build();
     }
 

@@ -73,7 +73,7 @@ public class SenderReceiverRun extends AbstractAgent implements StatefulAgent {
         String run = aid().name();
         try {
             for (int i = 0; i < pairs; i++) {
-                AID receiver = agents.start("Receiver", run + "-receiver-" + i, Map.of()).aid();
+                AID receiver = agents.start("Receiver", run + "-receiver-" + i, Map.of(), args.get("receiverNode")).aid();
                 started.add(receiver);
                 AID sender = agents.start("Sender", run + "-sender-" + i, Map.of(
                         "receiver", receiver.toString(),
@@ -81,7 +81,7 @@ public class SenderReceiverRun extends AbstractAgent implements StatefulAgent {
                         "payloadChars", args.getOrDefault("payloadChars", "7"),
                         "primeLimit", args.getOrDefault("primeLimit", "0"),
                         "warmup", args.getOrDefault("warmup", "100"),
-                        "measured", args.getOrDefault("measured", "100"))).aid();
+                        "measured", args.getOrDefault("measured", "100")), args.get("senderNode")).aid();
                 started.add(sender);
                 senders.add(sender);
             }

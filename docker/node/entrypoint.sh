@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Starts one Siebog node in a container: WildFly standalone on siebog-ha.xml, the same node
+# configuration as every local node. Arguments are passed on to standalone.sh (e.g. -Dx=y).
+#
+# Environment (docker/README.md has the details):
+#   SIEBOG_NODE_NAME        the node's name (jboss.node.name); default: the container's hostname
+#   SIEBOG_CLUSTER_HOSTS    discovery by host list: "host[port],host[port],..." (TCPPING, port 7600)
+#   SIEBOG_CLUSTER_DNS      discovery by DNS when SIEBOG_CLUSTER_HOSTS is unset: every IPv4 address
+#                           the name resolves to (a compose service, a headless Kubernetes service)
+#   SIEBOG_CLUSTER_PORT     the JGroups port used with SIEBOG_CLUSTER_DNS; default 7600
+#   SIEBOG_PRIVATE_ADDRESS  the address JGroups binds and other nodes reach this one at; default:
+#                           this container's own IPv4 address (never 0.0.0.0)
+#   SIEBOG_PLATFORM, SIEBOG_CASSANDRA_CONTACT_POINTS, SIEBOG_CASSANDRA_LOCAL_DC
+#                           -> siebog.platform, siebog.cassandra.contact-points,
+#                              siebog.cassandra.local-datacenter
+#   JAVA_OPTS               JVM options; default -Xms64m -Xmx512m
+set -euo pipefail
+
+say() { echo "siebog-node: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+JBOSS_HOME=${JBOSS_HOME:-/opt/wildfly}
+cluster_port=${SIEBOG_CLUSTER_PORT:-7600}
+ipv4='^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$'
+
+# This container's own IPv4 address: what its hostname resolves to, unless that is a loopback
+# address (host networking on some distributions), then the first address of its interfaces.
+own_address() {
+    local address
+    address=$(getent ahostsv4 "$(hostname)" 2>/dev/null | awk '$1 !~ /^127\./ { print $1; exit }')
+    if [[ -z $address ]]; then
+        address=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -E "$ipv4" | grep -v '^127\.' | head -n 1 || true)
+    fi
+    echo "$address"
+}
+
+# "a[port],b[port],..." for every IPv4 address of a DNS name, this node's own included. Other nodes
+# may not be resolvable yet; the ones that start later find this one through their own lookup.
+hosts_from_dns() {
+    local name=$1 self=$2 addresses tries=0
+    while :; do
+        addresses=$(getent ahostsv4 "$name" 2>/dev/null | awk '{ print $1 }' | sort -u || true)
+        [[ -n $addresses || $tries -ge 10 ]] && break
+        tries=$((tries + 1))
+        sleep 1
+    done
+    [[ -n $addresses ]] || say "$name resolves to no IPv4 address yet; starting with this node alone"
+    printf '%s\n' "$self" "$addresses" | grep -v '^$' | sort -u | sed "s/\$/[$cluster_port]/" | paste -sd, -
+}
+
+node_name=${SIEBOG_NODE_NAME:-$(hostname)}
+[[ -n $node_name ]] || die "no node name: set SIEBOG_NODE_NAME"
+
+private_address=${SIEBOG_PRIVATE_ADDRESS:-$(own_address)}
+[[ -n $private_address ]] || die "cannot tell this container's address: set SIEBOG_PRIVATE_ADDRESS"
+[[ $private_address != 0.0.0.0 ]] || die "SIEBOG_PRIVATE_ADDRESS must be an address other nodes can reach, not 0.0.0.0"
+
+if [[ -n ${SIEBOG_CLUSTER_HOSTS:-} ]]; then
+    cluster_hosts=$SIEBOG_CLUSTER_HOSTS
+elif [[ -n ${SIEBOG_CLUSTER_DNS:-} ]]; then
+    cluster_hosts=$(hosts_from_dns "$SIEBOG_CLUSTER_DNS" "$private_address")
+else
+    cluster_hosts="${private_address}[$cluster_port]"
+    say "neither SIEBOG_CLUSTER_HOSTS nor SIEBOG_CLUSTER_DNS is set: this node forms a cluster of its own"
+fi
+cluster_hosts=${cluster_hosts// /}
+[[ $cluster_hosts =~ ^[^],[]+\[[0-9]+\](,[^],[]+\[[0-9]+\])*$ ]] ||
+    die "SIEBOG_CLUSTER_HOSTS must look like host[port],host[port],... (got '$cluster_hosts')"
+
+args=(
+    -c siebog-ha.xml
+    -Djboss.node.name="$node_name"
+    -Djboss.bind.address=0.0.0.0
+    -Djboss.bind.address.management=0.0.0.0
+    -Djboss.bind.address.private="$private_address"
+    -Dsiebog.cluster.hosts="$cluster_hosts"
+)
+[[ -z ${SIEBOG_PLATFORM:-} ]] || args+=(-Dsiebog.platform="$SIEBOG_PLATFORM")
+[[ -z ${SIEBOG_CASSANDRA_CONTACT_POINTS:-} ]] ||
+    args+=(-Dsiebog.cassandra.contact-points="$SIEBOG_CASSANDRA_CONTACT_POINTS")
+[[ -z ${SIEBOG_CASSANDRA_LOCAL_DC:-} ]] ||
+    args+=(-Dsiebog.cassandra.local-datacenter="$SIEBOG_CASSANDRA_LOCAL_DC")
+
+# What WildFly's standalone.conf would add, were JAVA_OPTS unset; the heap is the part to override.
+export JAVA_OPTS="${JAVA_OPTS:--Xms64m -Xmx512m} -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Djboss.modules.system.pkgs=org.jboss.byteman"
+# standalone.sh then runs the JVM as its child and relays TERM/INT to it: `docker stop` is a
+# clean shutdown.
+export LAUNCH_JBOSS_IN_BACKGROUND=1
+
+say "node $node_name, JGroups on $private_address, cluster hosts $cluster_hosts"
+exec "$JBOSS_HOME/bin/standalone.sh" "${args[@]}" "$@"

@@ -1,0 +1,105 @@
+package org.siebog.cluster;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonStructure;
+
+/** One node's REST API, as a test uses it. */
+final class ClusterApi {
+
+    record Reply(int status, String body) {
+        JsonObject object() {
+            return (JsonObject) json();
+        }
+
+        JsonArray array() {
+            return (JsonArray) json();
+        }
+
+        private JsonStructure json() {
+            return Json.createReader(new StringReader(body)).read();
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + body;
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private final String base;
+
+    ClusterApi(String base) {
+        this.base = base;
+    }
+
+    Reply get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(base + "/" + path)).GET());
+    }
+
+    Reply post(String path, String json) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(base + "/" + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** Starts an agent; {@code node} may be null (the placement selector chooses). Returns the node it landed on. */
+    String start(String agentClass, String name, String node, String argsJson) throws IOException, InterruptedException {
+        String body = "{\"agentClass\":\"" + agentClass + "\",\"name\":\"" + name + "\""
+                + (node == null ? "" : ",\"node\":\"" + node + "\"")
+                + (argsJson == null ? "" : ",\"args\":" + argsJson) + "}";
+        Reply reply = post("agents", body);
+        if (reply.status() != 201) {
+            throw new AssertionError("starting " + name + ": " + reply);
+        }
+        return reply.object().getString("location");
+    }
+
+    /** Posts a message; returns the HTTP status. */
+    int tell(String performative, String receiver, String conversationId, String content) throws IOException, InterruptedException {
+        return post("messages", message(performative, receiver, conversationId, content)).status();
+    }
+
+    /** Asks an agent (a QUERY_REF) and returns the content of its answer. */
+    String ask(String receiver, long timeoutMs) throws IOException, InterruptedException {
+        Reply reply = post("messages?awaitReplyMs=" + timeoutMs, message("QUERY_REF", receiver, null, null));
+        if (reply.status() != 200) {
+            throw new AssertionError("asking " + receiver + ": " + reply);
+        }
+        return reply.object().getString("content");
+    }
+
+    static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static String message(String performative, String receiver, String conversationId, String content) {
+        var json = Json.createObjectBuilder().add("performative", performative)
+                .add("receivers", Json.createArrayBuilder().add(receiver));
+        if (conversationId != null) {
+            json.add("conversationId", conversationId);
+        }
+        if (content != null) {
+            json.add("content", content);
+        }
+        return json.build().toString();
+    }
+
+    private static Reply send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(60)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return new Reply(response.statusCode(), response.body());
+    }
+}

@@ -1,0 +1,131 @@
+package org.siebog.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+import jakarta.json.JsonObject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Three real WildFly nodes on loopback, started with {@code ./siebog run --nodes 3}: the cluster
+ * forms, placement spreads agents, the directory answers on every node, messages cross nodes in
+ * order, and the survivors notice a killed node.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterIT {
+
+    private static final List<String> NODES = List.of("node1", "node2", "node3");
+    private static LocalCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = new LocalCluster("cluster-it", 3, 500).start();
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void everyNodeSeesTheWholeCluster() throws Exception {
+        for (int n = 1; n <= 3; n++) {
+            ClusterApi.Reply nodes = cluster.api(n).get("nodes");
+            assertEquals(200, nodes.status(), nodes::toString);
+            assertEquals(NODES, nodes.array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList(), nodes::toString);
+            assertEquals(List.of("127.0.0.1:8580", "127.0.0.1:8680", "127.0.0.1:8780"),
+                    nodes.array().stream().map(v -> ((JsonObject) v).getString("address")).sorted().toList(), nodes::toString);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void newAgentsAreSpreadOverTheNodes() throws Exception {
+        Map<String, Integer> perNode = new TreeMap<>();
+        for (int i = 0; i < 6; i++) {
+            perNode.merge(cluster.api(1).start("Counter", "spread-" + i, null, null), 1, Integer::sum);
+        }
+        assertEquals(Map.of("node1", 2, "node2", 2, "node3", 2), perNode, "round-robin placement of 6 agents on 3 nodes");
+        ClusterApi.Reply nodes = cluster.api(2).get("nodes");
+        for (var node : nodes.array()) {
+            assertTrue(((JsonObject) node).getInt("agents") >= 2, nodes::toString);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theDirectoryAnswersTheSameOnEveryNode() throws Exception {
+        String location = cluster.api(1).start("Counter", "everywhere", "node2", null);
+        assertEquals("node2", location);
+        for (int n = 1; n <= 3; n++) {
+            ClusterApi.Reply agent = cluster.api(n).get("agents/everywhere@siebog");
+            assertEquals(200, agent.status(), agent::toString);
+            assertEquals("node2", agent.object().getString("location"));
+        }
+        ClusterApi.Reply taken = cluster.api(3).post("agents", "{\"agentClass\":\"Counter\",\"name\":\"everywhere\"}");
+        assertEquals(409, taken.status(), "a name is taken in the whole cluster: " + taken);
+        ClusterApi.Reply noSuchNode = cluster.api(3).post("agents", "{\"agentClass\":\"Counter\",\"name\":\"x\",\"node\":\"node9\"}");
+        assertEquals(400, noSuchNode.status(), noSuchNode::toString);
+        assertTrue(noSuchNode.body().contains("node9"), noSuchNode::toString);
+    }
+
+    @Test
+    @Order(4)
+    void messagesCrossNodesInOrder() throws Exception {
+        cluster.api(1).start("Counter", "ordered", "node3", null);
+        cluster.api(1).start("Ticker", "ticker", "node1", null);
+        // Two bursts in two conversations, sent by an agent on node1 to one on node3, all in flight together.
+        assertEquals(202, cluster.api(2).tell("REQUEST", "ticker@siebog", "burst-a", "3000 ordered@siebog"));
+        assertEquals(202, cluster.api(2).tell("REQUEST", "ticker@siebog", "burst-b", "3000 ordered@siebog"));
+        String report = awaitReport(cluster.api(2), "ordered@siebog", r -> r.startsWith("handled=6000 "));
+        assertEquals("handled=6000 highest=6000 gaps=0 repeats=0 outOfOrder=0", report);
+    }
+
+    @Test
+    @Order(5)
+    void aMessageToAnUnknownAgentIsRefusedOnAnyNode() throws Exception {
+        for (int n = 1; n <= 3; n++) {
+            assertEquals(404, cluster.api(n).tell("INFORM", "nobody@siebog", null, "1"));
+        }
+    }
+
+    @Test
+    @Order(6)
+    void survivorsNoticeAKilledNode() throws Exception {
+        cluster.kill("node3");
+        long deadline = System.currentTimeMillis() + 30_000;
+        List<String> names = List.of();
+        while (System.currentTimeMillis() < deadline) {
+            names = cluster.api(1).get("nodes").array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList();
+            if (names.equals(List.of("node1", "node2"))) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertEquals(List.of("node1", "node2"), names);
+    }
+
+    static String awaitReport(ClusterApi api, String counter, Predicate<String> done) throws Exception {
+        long deadline = System.currentTimeMillis() + 60_000;
+        String report = api.ask(counter, 10_000);
+        while (!done.test(report) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(250);
+            report = api.ask(counter, 10_000);
+        }
+        return report;
+    }
+}

@@ -1,0 +1,69 @@
+package org.siebog.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A local cluster started the way a user starts one: {@code ./siebog run --nodes N --detach}, with
+ * its own nodes directory and port offset so it never meets a cluster someone is running.
+ */
+final class LocalCluster implements AutoCloseable {
+
+    private final Path root = Path.of(System.getProperty("siebog.root", "..")).toAbsolutePath().normalize();
+    private final Path nodesDir;
+    private final int portOffset;
+    private final int nodes;
+
+    LocalCluster(String name, int nodes, int portOffset) {
+        this.nodes = nodes;
+        this.portOffset = portOffset;
+        this.nodesDir = root.resolve("siebog-cluster-tests/target/clusters").resolve(name);
+    }
+
+    LocalCluster start() throws IOException, InterruptedException {
+        Files.createDirectories(nodesDir);
+        run(List.of("run", "--nodes", Integer.toString(nodes), "--port-offset", Integer.toString(portOffset),
+                "--no-build", "--detach"), 600);
+        return this;
+    }
+
+    /** node1's API, e.g. {@code http://127.0.0.1:8580/siebog/api}. */
+    ClusterApi api(int node) {
+        return new ClusterApi("http://127.0.0.1:" + (8080 + portOffset + (node - 1) * 100) + "/siebog/api");
+    }
+
+    void kill(String node) throws IOException, InterruptedException {
+        run(List.of("kill", node), 30);
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        run(List.of("stop"), 120);
+    }
+
+    private void run(List<String> args, int timeoutSeconds) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(root.resolve("siebog").toString());
+        command.addAll(args);
+        Path log = nodesDir.resolve("launcher.log");
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("SIEBOG_NODES_DIR", nodesDir.toString());
+        Process process = builder.start();
+        process.getOutputStream().close();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("./siebog " + String.join(" ", args) + " took over " + timeoutSeconds + " s; see " + log);
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("./siebog " + String.join(" ", args) + " failed (exit " + process.exitValue()
+                    + "):\n" + Files.readString(log));
+        }
+    }
+}

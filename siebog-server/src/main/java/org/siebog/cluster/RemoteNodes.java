@@ -1,0 +1,104 @@
+package org.siebog.cluster;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.platform.SiebogException;
+
+/** What this node asks of the others: deliver messages (batched, see {@link NodeLink}), start and stop agents. */
+@ApplicationScoped
+public class RemoteNodes {
+
+    private static final long CALL_TIMEOUT_S = 35;
+
+    @Inject
+    ClusterNode cluster;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    private final ConcurrentMap<String, NodeLink> links = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void followView() {
+        cluster.onViewChange(this::closeLinksToDeparted);
+    }
+
+    @PreDestroy
+    void closeAll() {
+        links.values().forEach(NodeLink::close);
+        links.clear();
+    }
+
+    /** Completes when {@code node} has admitted the message to the receiver's mailbox. */
+    public CompletableFuture<Void> deliver(String node, AID receiver, ACLMessage message) {
+        return links.computeIfAbsent(node, this::openLink).send(receiver, message);
+    }
+
+    /** Starts an agent on {@code node} and returns once it has started there (or rethrows the refusal). */
+    public void start(String node, String agentClass, String name, Map<String, String> args, boolean pinned) {
+        call(node, new Wire.Writer().op(Wire.Op.START).string(agentClass).string(name).map(args).bool(pinned));
+    }
+
+    /** Stops an agent (or a balanced agent's instance) on {@code node}. */
+    public void stop(String node, AID aid, boolean unregister) {
+        call(node, new Wire.Writer().op(Wire.Op.STOP).string(aid.toString()).bool(unregister));
+    }
+
+    private void call(String node, Wire.Writer request) {
+        byte[] answer;
+        try {
+            answer = cluster.request(node, request.toBytes()).get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemoteNodeException(node, "interrupted while waiting");
+        } catch (TimeoutException e) {
+            throw new RemoteNodeException(node, "no answer within " + CALL_TIMEOUT_S + " s");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof SiebogException se ? se : new RemoteNodeException(node, e.getCause().toString());
+        }
+        SiebogException refusal;
+        try {
+            refusal = new Wire.Reader(answer, 0, answer.length).outcome();
+        } catch (IOException e) {
+            throw new RemoteNodeException(node, "its answer was unreadable: " + e);
+        }
+        if (refusal != null) {
+            throw refusal;
+        }
+    }
+
+    private NodeLink openLink(String node) {
+        NodeLink link = new NodeLink(node, cluster);
+        Thread thread = threads.newThread(link);
+        thread.setName("siebog-link-" + node);
+        thread.start();
+        return link;
+    }
+
+    private void closeLinksToDeparted(List<String> members) {
+        links.entrySet().removeIf(e -> {
+            if (!members.contains(e.getKey())) {
+                e.getValue().close();
+                return true;
+            }
+            return false;
+        });
+    }
+}

@@ -1,0 +1,161 @@
+package org.siebog.cluster;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.siebog.platform.SiebogException;
+
+/**
+ * The bytes between nodes: a request is an {@link Op} and its fields; strings are length-prefixed
+ * UTF-8 (message contents can exceed {@code writeUTF}'s 64 KiB). A refusal travels as the serialised
+ * {@link SiebogException}, so the caller's node rethrows the very type the owner threw (a full
+ * mailbox stays a 503, a taken name a 409).
+ */
+public final class Wire {
+
+    public enum Op {
+        /** Messages for agents on the receiving node, in order. */
+        DELIVER,
+        /** Start an agent on the receiving node. */
+        START,
+        /** Stop an agent on the receiving node. */
+        STOP
+    }
+
+    private Wire() {
+    }
+
+    public static final class Writer {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        private final DataOutputStream out = new DataOutputStream(bytes);
+
+        public Writer op(Op op) {
+            return write(() -> out.writeByte(op.ordinal()));
+        }
+
+        public Writer string(String s) {
+            return write(() -> {
+                if (s == null) {
+                    out.writeInt(-1);
+                } else {
+                    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+                    out.writeInt(b.length);
+                    out.write(b);
+                }
+            });
+        }
+
+        public Writer integer(int i) {
+            return write(() -> out.writeInt(i));
+        }
+
+        public Writer bool(boolean b) {
+            return write(() -> out.writeBoolean(b));
+        }
+
+        public Writer map(Map<String, String> map) {
+            integer(map.size());
+            map.forEach((k, v) -> string(k).string(v));
+            return this;
+        }
+
+        /** null for success, or the refusal. */
+        public Writer outcome(SiebogException refusal) {
+            if (refusal == null) {
+                return bool(true);
+            }
+            bool(false);
+            return write(() -> {
+                ByteArrayOutputStream serialised = new ByteArrayOutputStream();
+                try (ObjectOutputStream oos = new ObjectOutputStream(serialised)) {
+                    oos.writeObject(refusal);
+                }
+                out.writeInt(serialised.size());
+                serialised.writeTo(out);
+            });
+        }
+
+        public byte[] toBytes() {
+            return bytes.toByteArray();
+        }
+
+        private Writer write(IoAction action) {
+            try {
+                action.run();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // a byte array does not fail
+            }
+            return this;
+        }
+    }
+
+    public static final class Reader {
+        private final DataInputStream in;
+
+        public Reader(byte[] buffer, int offset, int length) {
+            in = new DataInputStream(new ByteArrayInputStream(buffer, offset, length));
+        }
+
+        public Op op() throws IOException {
+            return Op.values()[in.readUnsignedByte()];
+        }
+
+        public String string() throws IOException {
+            int n = in.readInt();
+            if (n < 0) {
+                return null;
+            }
+            byte[] b = in.readNBytes(n);
+            return new String(b, StandardCharsets.UTF_8);
+        }
+
+        public int integer() throws IOException {
+            return in.readInt();
+        }
+
+        public boolean bool() throws IOException {
+            return in.readBoolean();
+        }
+
+        public Map<String, String> map() throws IOException {
+            int n = integer();
+            Map<String, String> map = new LinkedHashMap<>();
+            for (int i = 0; i < n; i++) {
+                map.put(string(), string());
+            }
+            return map;
+        }
+
+        /** null for success, or the refusal the other node sent. */
+        public SiebogException outcome() throws IOException {
+            if (bool()) {
+                return null;
+            }
+            byte[] serialised = in.readNBytes(in.readInt());
+            try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(serialised)) {
+                @Override
+                protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+                    return Class.forName(desc.getName(), false, Wire.class.getClassLoader());
+                }
+            }) {
+                return (SiebogException) ois.readObject();
+            } catch (ClassNotFoundException | ClassCastException e) {
+                throw new IOException("unreadable refusal from another node", e);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
+    }
+}

@@ -1,0 +1,98 @@
+package org.siebog.connection;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jgroups.Message;
+import org.jgroups.blocks.RequestHandler;
+import org.jgroups.blocks.Response;
+import org.siebog.agent.AID;
+import org.siebog.agentmanager.LocalAgents;
+import org.siebog.cluster.RemoteNodeException;
+import org.siebog.cluster.Wire;
+import org.siebog.delivery.MessageRouter;
+import org.siebog.message.ACLMessageJson;
+import org.siebog.platform.SiebogException;
+
+/**
+ * Serves what other nodes ask of this one. Deliveries are admitted on the JGroups thread, in the
+ * order they arrived (a mailbox admission never blocks); starting and stopping agents run the
+ * agents' own code and may wait on the directory, so they move to a container thread and answer
+ * from there.
+ */
+@ApplicationScoped
+public class NodeRequests implements RequestHandler {
+
+    private static final Logger LOG = Logger.getLogger(NodeRequests.class.getName());
+
+    @Inject
+    MessageRouter router;
+
+    @Inject
+    LocalAgents local;
+
+    @Resource
+    ManagedExecutorService workers;
+
+    @Override
+    public Object handle(Message request) {
+        throw new UnsupportedOperationException("Siebog answers node requests asynchronously");
+    }
+
+    @Override
+    public void handle(Message message, Response response) throws IOException {
+        Wire.Reader request = new Wire.Reader(message.getArray(), message.getOffset(), message.getLength());
+        switch (request.op()) {
+            case DELIVER -> response.send(deliver(request), false);
+            case START -> {
+                String agentClass = request.string();
+                String name = request.string();
+                Map<String, String> args = request.map();
+                boolean pinned = request.bool();
+                workers.execute(() -> response.send(answer(() -> local.start(agentClass, name, args, pinned)), false));
+            }
+            case STOP -> {
+                AID aid = AID.parse(request.string());
+                boolean unregister = request.bool();
+                workers.execute(() -> response.send(answer(() -> local.stop(aid, unregister)), false));
+            }
+        }
+    }
+
+    private byte[] deliver(Wire.Reader request) throws IOException {
+        int n = request.integer();
+        Wire.Writer answer = new Wire.Writer();
+        for (int i = 0; i < n; i++) {
+            AID receiver = AID.parse(request.string());
+            String json = request.string();
+            SiebogException refusal = null;
+            try {
+                router.admitHere(receiver, ACLMessageJson.read(json));
+            } catch (SiebogException e) {
+                refusal = e;
+            }
+            answer.outcome(refusal);
+        }
+        return answer.toBytes();
+    }
+
+    private static byte[] answer(Runnable action) {
+        SiebogException refusal = null;
+        try {
+            action.run();
+        } catch (SiebogException e) {
+            refusal = e;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "a request from another node failed", e);
+            refusal = new RemoteNodeException("the node failed: " + e);
+        }
+        return new Wire.Writer().outcome(refusal).toBytes();
+    }
+}

@@ -1,0 +1,67 @@
+package org.siebog.directory;
+
+import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+
+import org.siebog.agent.AID;
+import org.siebog.agent.AgentInfo;
+import org.siebog.agent.AgentKind;
+
+/**
+ * What the directory keeps for an agent: enough for any node to route to it, and to start it again
+ * elsewhere.
+ *
+ * @param node   the node hosting it (for a balanced stateless agent: the node it was started on)
+ * @param pinned for a stateless agent: handled only on {@code node} instead of balanced per message
+ * @param args   its start arguments
+ */
+public record DirectoryEntry(AID aid, String agentClass, AgentKind kind, String node, boolean pinned,
+        Map<String, String> args) {
+
+    public DirectoryEntry {
+        args = Map.copyOf(args);
+    }
+
+    /** A stateless agent that any node may handle, chosen per message. */
+    public boolean balanced() {
+        return kind == AgentKind.STATELESS && !pinned;
+    }
+
+    public AgentInfo info() {
+        return new AgentInfo(aid, agentClass, node);
+    }
+
+    public DirectoryEntry movedTo(String newNode) {
+        return new DirectoryEntry(aid, agentClass, kind, newNode, pinned, args);
+    }
+
+    /** The cache holds strings: no marshalling schema to keep in step with WildFly's ProtoStream. */
+    String toJson() {
+        JsonObjectBuilder argsJson = Json.createObjectBuilder();
+        args.forEach(argsJson::add);
+        return Json.createObjectBuilder()
+                .add("agentClass", agentClass)
+                .add("kind", kind.name())
+                .add("node", node)
+                .add("pinned", pinned)
+                .add("args", argsJson)
+                .build().toString();
+    }
+
+    static DirectoryEntry fromJson(AID aid, String json) {
+        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+            JsonObject o = reader.readObject();
+            Map<String, String> args = new LinkedHashMap<>();
+            o.getJsonObject("args").forEach((k, v) -> args.put(k, ((JsonString) v).getString()));
+            return new DirectoryEntry(aid, o.getString("agentClass"), AgentKind.valueOf(o.getString("kind")),
+                    o.getString("node"), o.getBoolean("pinned"), args);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Writes WildFly's standalone/configuration/siebog-ha.xml: standalone-ha.xml with
+# cluster-profile.cli applied offline (embedded server, nothing listens). Every standalone node
+# runs this file: ./siebog run, the integration tests and the Docker image.
+# Usage: make-node-config.sh <wildfly home>
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+wildfly_home=${1:?usage: make-node-config.sh <wildfly home>}
+config_dir="$wildfly_home/standalone/configuration"
+target="$config_dir/siebog-ha.xml"
+
+if [[ -f $target && $target -nt $here/cluster-profile.cli && $target -nt ${BASH_SOURCE[0]} ]]; then
+    exit 0 # up to date
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/configuration"
+cp "$config_dir/standalone-ha.xml" "$work/configuration/siebog-ha.xml"
+cp "$config_dir"/*.properties "$work/configuration/"
+cat >"$work/make.cli" <<CLI
+embed-server --server-config=siebog-ha.xml --std-out=discard
+# Standalone-only parts (a domain has its own socket groups and profiles) around the shared profile.
+/socket-binding-group=standard-sockets/socket-binding=jgroups-tcp-fd:add(interface=private, port=57600)
+run-batch --file=$here/cluster-profile.cli
+/socket-binding-group=standard-sockets/socket-binding=modcluster:remove()
+/extension=org.jboss.as.modcluster:remove()
+stop-embedded-server
+CLI
+JAVA_OPTS="-Djboss.server.base.dir=$work" "$wildfly_home/bin/jboss-cli.sh" --file="$work/make.cli" >"$work/cli.log" 2>&1 || {
+    cat "$work/cli.log" >&2
+    echo "make-node-config: applying cluster-profile.cli failed" >&2
+    exit 1
+}
+cp "$work/configuration/siebog-ha.xml" "$target"
+echo "make-node-config: wrote $target"

@@ -1,0 +1,36 @@
+package org.siebog.directory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.siebog.agent.AID;
+import org.siebog.agent.AgentKind;
+
+class DirectoryEntryTest {
+
+    private static final AID AID_ = AID.parse("pong@siebog");
+
+    @Test
+    void survivesTheCachesStringForm() {
+        DirectoryEntry entry = new DirectoryEntry(AID_, "Pong", AgentKind.STATELESS, "node2", true,
+                Map.of("limit", "10", "quote", "say \"hi\"\n"));
+        assertEquals(entry, DirectoryEntry.fromJson(AID_, entry.toJson()));
+    }
+
+    @Test
+    void onlyUnpinnedStatelessAgentsAreBalanced() {
+        assertTrue(new DirectoryEntry(AID_, "Pong", AgentKind.STATELESS, "node1", false, Map.of()).balanced());
+        assertFalse(new DirectoryEntry(AID_, "Pong", AgentKind.STATELESS, "node1", true, Map.of()).balanced());
+        assertFalse(new DirectoryEntry(AID_, "Ping", AgentKind.STATEFUL, "node1", false, Map.of()).balanced());
+    }
+
+    @Test
+    void movingKeepsEverythingButTheNode() {
+        DirectoryEntry entry = new DirectoryEntry(AID_, "Ping", AgentKind.STATEFUL, "node1", false, Map.of("a", "b"));
+        assertEquals(new DirectoryEntry(AID_, "Ping", AgentKind.STATEFUL, "node3", false, Map.of("a", "b")), entry.movedTo("node3"));
+    }
+}
