@@ -37,11 +37,12 @@ class AgentLifecycleIT {
     void agentClassesListTheExamplesAndTheTestAgentsWithTheirKind() {
         Map<String, String> classes = siebog.agentClasses();
 
-        Map<String, String> expected = Map.of(
-                "Ping", "stateful", "Pong", "stateless",
-                "Sender", "stateful", "Receiver", "stateless", "SenderReceiverRun", "stateful",
-                "Recorder", "stateful", "StatelessRecorder", "stateless", "Slow", "stateful",
-                "Thrower", "stateful", "FailingOnStart", "stateful");
+        Map<String, String> expected = Map.ofEntries(
+                Map.entry("Ping", "stateful"), Map.entry("Pong", "stateless"),
+                Map.entry("Counter", "stateful"), Map.entry("Ticker", "stateless"),
+                Map.entry("Sender", "stateful"), Map.entry("Receiver", "stateless"), Map.entry("SenderReceiverRun", "stateful"),
+                Map.entry("Recorder", "stateful"), Map.entry("StatelessRecorder", "stateless"), Map.entry("Slow", "stateful"),
+                Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"));
         expected.forEach((name, kind) -> assertEquals(kind, classes.get(name), () -> name + " in " + classes));
         // Only agents are listed: the managers and other beans of the deployment are not.
         assertEquals(expected.keySet(), classes.keySet());

@@ -66,6 +66,26 @@ class MessagingIT {
 
     @Test
     @RunAsClient
+    void aRestClientCanAskAnAgentAndGetsItsAnswer() {
+        String pong = siebog.startAgent("Pong", "asked-pong");
+        Reply answer = siebog.post("messages?awaitReplyMs=10000", message("REQUEST").to(pong).content("ping").json().toString());
+        assertEquals(200, answer.status(), answer::toString);
+        assertEquals("INFORM", answer.object().getString("performative"));
+        assertEquals(pong, answer.object().getString("sender"));
+        assertEquals("pong", answer.object().getString("content"));
+
+        String silent = siebog.startAgent("Recorder", "never-answers");
+        String timeout = siebog.post("messages?awaitReplyMs=300", message("INFORM").to(silent).content("hello?").json().toString())
+                .assertError(504);
+        assertTrue(timeout.contains(silent), timeout);
+        assertTrue(siebog.agents().keySet().stream().noneMatch(aid -> aid.startsWith("reply-")),
+                "the temporary inboxes are gone: " + siebog.agents().keySet());
+        siebog.stopAgent(pong);
+        siebog.stopAgent(silent);
+    }
+
+    @Test
+    @RunAsClient
     void aDelayedPostIsNotDeliveredBeforeItsDelayButIsAfterIt() {
         String recorder = siebog.startAgent("Recorder", "delayed");
 

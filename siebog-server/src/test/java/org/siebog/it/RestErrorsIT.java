@@ -185,6 +185,21 @@ class RestErrorsIT {
     }
 
     @Test
+    void badReplyWaitsAre400() {
+        String inform = message("INFORM").to(witness).json().toString();
+        assertNamed("awaitReplyMs", "messages?awaitReplyMs=soon", inform);
+        assertNamed("awaitReplyMs", "messages?awaitReplyMs=-5", inform);
+        assertNamed("cannot be combined", "messages?awaitReplyMs=10&delayMs=10", inform);
+    }
+
+    @Test
+    void placingAnAgentOnANodeThatIsNotInTheClusterIs400() {
+        String error = siebog.post("agents", "{\"agentClass\": \"Recorder\", \"name\": \"x\", \"node\": \"node9\"}").assertError(400);
+        assertTrue(error.contains("node9"), error);
+        siebog.post("agents", "{\"agentClass\": \"Recorder\", \"name\": \"x\", \"node\": 9}").assertError(400);
+    }
+
+    @Test
     void theRestOfTheApiAnswersErrorsInTheSameForm() {
         siebog.post("messages", BodyPublishers.ofString(message("INFORM").to(witness).json().toString()), "text/plain")
                 .assertError(415);
