@@ -58,6 +58,15 @@ public abstract class AbstractAgent implements Serializable {
         onStop();
     }
 
+    public byte[] saveState() {
+        return AgentState.capture(this);
+    }
+
+    public void restoreState(AgentContext context, byte[] state) {
+        this.context = context;
+        AgentState.restore(this, state);
+    }
+
     /** Called once before the first message; {@code args} are the agent's start arguments. */
     protected void onStart(Map<String, String> args) {
     }

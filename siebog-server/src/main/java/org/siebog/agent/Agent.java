@@ -20,4 +20,13 @@ public interface Agent {
     void handle(AgentContext context, ACLMessage message);
 
     void stop(AgentContext context);
+
+    /** A stateful agent's state, taken between messages, so another node can carry on from it. */
+    byte[] saveState();
+
+    /**
+     * Carries on from a state {@link #saveState()} took on another instance (after a failover):
+     * called instead of {@code start} on a fresh instance.
+     */
+    void restoreState(AgentContext context, byte[] state);
 }

@@ -1,6 +1,8 @@
 package org.siebog.agentmanager;
 
+import java.util.List;
 import java.util.Map;
+import java.util.logging.Logger;
 
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -15,10 +17,14 @@ import org.siebog.agent.AgentInfo;
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentHost;
+import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Mailbox;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
+import org.siebog.replication.AgentJournal;
+import org.siebog.replication.AgentRecord;
+import org.siebog.replication.ReplicationLog;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -40,6 +46,11 @@ public class LocalAgents {
 
     @Inject
     ClusterNode cluster;
+
+    @Inject
+    ReplicationLog log;
+
+    private static final Logger LOG = Logger.getLogger(LocalAgents.class.getName());
 
     public AgentInfo start(String agentClass, String name, Map<String, String> args, boolean pinned) {
         AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
@@ -73,10 +84,54 @@ public class LocalAgents {
 
     /** Stops this node's agent (or its instance of a balanced one); a hosted agent also leaves the directory. */
     public void stop(AID aid, boolean unregister) {
-        if (host.mailbox(aid) == null) {
+        Mailbox mailbox = host.mailbox(aid);
+        if (mailbox == null) {
             throw new UnknownAgentException(aid);
         }
-        host.stop(aid, unregister ? () -> directory.unregister(aid) : () -> { });
+        host.stop(aid, () -> {
+            if (mailbox.journal() instanceof AgentJournal journal) {
+                long[] positions = journal.positions();
+                log.forget(aid, positions[0], positions[1]);
+            }
+            if (unregister) {
+                directory.unregister(aid);
+            }
+        });
+    }
+
+    /**
+     * Carries on a stateful agent whose node died: a new instance with the state it last saved,
+     * then the messages logged for it that it had not handled, then whatever arrives; the
+     * directory points here once it is ready to take messages.
+     *
+     * @return false when there is nothing to resume from (the agent had not finished starting)
+     */
+    public boolean resume(DirectoryEntry entry) {
+        AgentRecord record = log.load(entry.aid()).orElse(null);
+        AgentClass type = classes.find(entry.agentClass()).orElse(null);
+        if (record == null || type == null) {
+            return false;
+        }
+        Agent agent;
+        try {
+            agent = (Agent) new InitialContext().lookup(type.jndiName());
+        } catch (NamingException e) {
+            throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
+        }
+        List<Envelope> pending = log.pending(entry.aid(), record.handledSeq());
+        Mailbox mailbox = host.host(entry.aid(), agent, false);
+        mailbox.journal(AgentJournal.resumed(entry.aid(), agent, log, record, pending));
+        agent.restoreState(mailbox.context(), record.state());
+        for (Envelope envelope : pending) {
+            if (!mailbox.reserve()) {
+                LOG.warning(() -> entry.aid() + " had more logged messages than its mailbox holds; they wait in the log");
+                break;
+            }
+            mailbox.enqueue(envelope);
+        }
+        directory.update(entry.movedTo(cluster.name()));
+        mailbox.activate();
+        return true;
     }
 
     private Mailbox instantiate(DirectoryEntry entry, AgentClass type) {
@@ -87,8 +142,15 @@ public class LocalAgents {
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
         Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced());
+        AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, log) : null;
+        if (journal != null) {
+            mailbox.journal(journal);
+        }
         try {
             agent.start(mailbox.context(), entry.args());
+            if (journal != null) {
+                journal.started();
+            }
         } catch (RuntimeException e) {
             host.discard(entry.aid());
             throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);

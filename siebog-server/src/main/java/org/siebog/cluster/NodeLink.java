@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import org.siebog.agent.AID;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
+import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -26,33 +28,40 @@ final class NodeLink implements Runnable {
     private static final Logger LOG = Logger.getLogger(NodeLink.class.getName());
     private static final int MAX_BATCH = 512;
 
-    record Outgoing(AID receiver, ACLMessage message, CompletableFuture<Void> admitted) {
+    record Outgoing(AID receiver, MessageId id, ACLMessage message, CompletableFuture<Void> admitted) {
     }
 
-    private static final Outgoing CLOSE = new Outgoing(null, null, null);
+    private static final Outgoing CLOSE = new Outgoing(null, null, null, null);
 
     private final String node;
     private final ClusterNode cluster;
+    /** Takes the messages this link could not get admitted because the node left, to try where their receivers are now. */
+    private final Consumer<Outgoing> redirect;
     private final BlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>();
     private volatile boolean closed;
 
-    NodeLink(String node, ClusterNode cluster) {
+    NodeLink(String node, ClusterNode cluster, Consumer<Outgoing> redirect) {
         this.node = node;
         this.cluster = cluster;
+        this.redirect = redirect;
     }
 
     /** Completes when the other node has admitted the message to the receiver's mailbox, or with its refusal. */
-    CompletableFuture<Void> send(AID receiver, ACLMessage message) {
+    CompletableFuture<Void> send(AID receiver, MessageId id, ACLMessage message) {
         CompletableFuture<Void> admitted = new CompletableFuture<>();
-        if (closed) {
-            admitted.completeExceptionally(new RemoteNodeException(node, "it left the cluster"));
-        } else {
-            queue.add(new Outgoing(receiver, message, admitted));
-        }
+        send(new Outgoing(receiver, id, message, admitted));
         return admitted;
     }
 
-    /** Fails what is still queued (the node left) and ends the sending thread. */
+    void send(Outgoing outgoing) {
+        if (closed) {
+            redirect.accept(outgoing);
+        } else {
+            queue.add(outgoing);
+        }
+    }
+
+    /** Redirects what is still queued (the node left) and ends the sending thread. */
     void close() {
         closed = true;
         queue.add(CLOSE);
@@ -66,16 +75,17 @@ final class NodeLink implements Runnable {
                 batch.add(queue.take());
                 queue.drainTo(batch, MAX_BATCH - 1);
                 if (batch.remove(CLOSE) || closed) {
-                    failAll(batch);
-                    failAll(new ArrayList<>(queue));
+                    batch.addAll(queue);
+                    batch.remove(CLOSE);
+                    batch.forEach(redirect);
                     return;
                 }
                 send(List.copyOf(batch));
                 batch.clear();
             }
         } catch (InterruptedException e) {
-            failAll(batch);
-            failAll(new ArrayList<>(queue));
+            failAll(batch, new RemoteNodeException(node, "this node is shutting down"));
+            failAll(new ArrayList<>(queue), new RemoteNodeException(node, "this node is shutting down"));
             Thread.currentThread().interrupt();
         }
     }
@@ -83,11 +93,15 @@ final class NodeLink implements Runnable {
     private void send(List<Outgoing> batch) {
         Wire.Writer request = new Wire.Writer().op(Wire.Op.DELIVER).integer(batch.size());
         for (Outgoing o : batch) {
-            request.string(o.receiver().toString()).string(ACLMessageJson.write(o.message()));
+            request.string(o.receiver().toString()).string(o.id().origin()).int64(o.id().counter())
+                    .string(ACLMessageJson.write(o.message()));
         }
         cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
             if (failure != null) {
-                failAll(batch, failure instanceof SiebogException se ? se : new RemoteNodeException(node, failure.toString()));
+                // Unanswered: the node left (or timed out); the messages may or may not have been
+                // admitted there. Sent again to where their receivers are now, the receiver drops
+                // any it already has by their identity.
+                batch.forEach(redirect);
                 return;
             }
             try {
@@ -105,10 +119,6 @@ final class NodeLink implements Runnable {
                 failAll(batch, new RemoteNodeException(node, "its answer was unreadable: " + e));
             }
         });
-    }
-
-    private void failAll(List<Outgoing> batch) {
-        failAll(batch, new RemoteNodeException(node, "it left the cluster"));
     }
 
     private static void failAll(List<Outgoing> batch, SiebogException reason) {

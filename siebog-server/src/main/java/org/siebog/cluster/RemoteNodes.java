@@ -13,12 +13,17 @@ import java.util.concurrent.TimeoutException;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.siebog.agent.AID;
+import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.directory.AgentDirectory;
+import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.ACLMessage;
+import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
 
 /** What this node asks of the others: deliver messages (batched, see {@link NodeLink}), start and stop agents. */
@@ -26,12 +31,19 @@ import org.siebog.platform.SiebogException;
 public class RemoteNodes {
 
     private static final long CALL_TIMEOUT_S = 35;
+    private static final long REDIRECT_PATIENCE_MS = 30_000;
 
     @Inject
     ClusterNode cluster;
 
+    @Inject
+    AgentDirectory directory;
+
     @Resource
     ManagedThreadFactory threads;
+
+    @Resource
+    ManagedScheduledExecutorService retries;
 
     private final ConcurrentMap<String, NodeLink> links = new ConcurrentHashMap<>();
 
@@ -47,8 +59,38 @@ public class RemoteNodes {
     }
 
     /** Completes when {@code node} has admitted the message to the receiver's mailbox. */
-    public CompletableFuture<Void> deliver(String node, AID receiver, ACLMessage message) {
-        return links.computeIfAbsent(node, this::openLink).send(receiver, message);
+    public CompletableFuture<Void> deliver(String node, AID receiver, MessageId id, ACLMessage message) {
+        return link(node).send(receiver, id, message);
+    }
+
+    private NodeLink link(String node) {
+        return links.computeIfAbsent(node, this::openLink);
+    }
+
+    /**
+     * A message whose node left before admitting it goes to wherever its receiver is now: once the
+     * receiver's agent has been taken over by a survivor (the directory names a member), or for a
+     * balanced stateless agent, at once to another node. Gives up after {@link #REDIRECT_PATIENCE_MS}.
+     */
+    private void redirect(NodeLink.Outgoing o, long deadline) {
+        String node;
+        try {
+            DirectoryEntry entry = directory.lookup(o.receiver()).orElseThrow(() -> new UnknownAgentException(o.receiver()));
+            List<String> members = cluster.members();
+            node = entry.balanced() ? members.get(0) : entry.node();
+            if (!members.contains(node)) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new RemoteNodeException(node, "its agent " + o.receiver() + " was not taken over within "
+                            + REDIRECT_PATIENCE_MS / 1000 + " s");
+                }
+                retries.schedule(() -> redirect(o, deadline), 50, TimeUnit.MILLISECONDS);
+                return;
+            }
+        } catch (SiebogException refusal) {
+            o.admitted().completeExceptionally(refusal);
+            return;
+        }
+        link(node).send(o);
     }
 
     /** Starts an agent on {@code node} and returns once it has started there (or rethrows the refusal). */
@@ -85,7 +127,7 @@ public class RemoteNodes {
     }
 
     private NodeLink openLink(String node) {
-        NodeLink link = new NodeLink(node, cluster);
+        NodeLink link = new NodeLink(node, cluster, o -> redirect(o, System.currentTimeMillis() + REDIRECT_PATIENCE_MS));
         Thread thread = threads.newThread(link);
         thread.setName("siebog-link-" + node);
         thread.start();

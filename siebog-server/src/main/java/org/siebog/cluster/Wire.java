@@ -58,6 +58,10 @@ public final class Wire {
             return write(() -> out.writeInt(i));
         }
 
+        public Writer int64(long l) {
+            return write(() -> out.writeLong(l));
+        }
+
         public Writer bool(boolean b) {
             return write(() -> out.writeBoolean(b));
         }
@@ -120,6 +124,10 @@ public final class Wire {
 
         public int integer() throws IOException {
             return in.readInt();
+        }
+
+        public long int64() throws IOException {
+            return in.readLong();
         }
 
         public boolean bool() throws IOException {

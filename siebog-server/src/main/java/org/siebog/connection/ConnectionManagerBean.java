@@ -15,6 +15,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
+import org.siebog.agentmanager.Failover;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
@@ -39,8 +40,12 @@ public class ConnectionManagerBean implements ConnectionManager {
     @Inject
     AgentDirectory directory;
 
+    @Inject
+    Failover failover;
+
     @PostConstruct
     void join() {
+        cluster.onViewChange(failover::onView);
         cluster.start(System.getProperty("jboss.node.name", "node1"), httpAddress(), requests);
     }
 

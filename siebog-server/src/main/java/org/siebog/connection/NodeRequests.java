@@ -1,7 +1,10 @@
 package org.siebog.connection;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -19,6 +22,7 @@ import org.siebog.cluster.RemoteNodeException;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.message.ACLMessageJson;
+import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -50,7 +54,7 @@ public class NodeRequests implements RequestHandler {
     public void handle(Message message, Response response) throws IOException {
         Wire.Reader request = new Wire.Reader(message.getArray(), message.getOffset(), message.getLength());
         switch (request.op()) {
-            case DELIVER -> response.send(deliver(request), false);
+            case DELIVER -> deliver(request, response);
             case START -> {
                 String agentClass = request.string();
                 String name = request.string();
@@ -66,21 +70,38 @@ public class NodeRequests implements RequestHandler {
         }
     }
 
-    private byte[] deliver(Wire.Reader request) throws IOException {
+    /** Admits each message in order; answers once all are logged, one outcome per message. */
+    private void deliver(Wire.Reader request, Response response) throws IOException {
         int n = request.integer();
-        Wire.Writer answer = new Wire.Writer();
+        List<CompletableFuture<Void>> admissions = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             AID receiver = AID.parse(request.string());
+            MessageId id = new MessageId(request.string(), request.int64());
             String json = request.string();
-            SiebogException refusal = null;
+            CompletableFuture<Void> admitted;
             try {
-                router.admitHere(receiver, ACLMessageJson.read(json));
-            } catch (SiebogException e) {
-                refusal = e;
+                admitted = router.admitHere(receiver, id, ACLMessageJson.read(json));
+            } catch (SiebogException refusal) {
+                admitted = CompletableFuture.failedFuture(refusal);
             }
-            answer.outcome(refusal);
+            admissions.add(admitted);
         }
-        return answer.toBytes();
+        CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
+            Wire.Writer answer = new Wire.Writer();
+            for (CompletableFuture<Void> admitted : admissions) {
+                answer.outcome(refusalOf(admitted));
+            }
+            response.send(answer.toBytes(), false);
+        });
+    }
+
+    private static SiebogException refusalOf(CompletableFuture<Void> admitted) {
+        try {
+            admitted.join();
+            return null;
+        } catch (java.util.concurrent.CompletionException e) {
+            return e.getCause() instanceof SiebogException refusal ? refusal : new RemoteNodeException("admission failed: " + e.getCause());
+        }
     }
 
     private static byte[] answer(Runnable action) {

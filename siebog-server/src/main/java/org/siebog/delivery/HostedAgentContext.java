@@ -11,7 +11,7 @@ record HostedAgentContext(AID self, MessageRouter router) implements AgentContex
 
     @Override
     public void send(ACLMessage message) {
-        router.send(message);
+        router.send(self, message);
     }
 
     @Override

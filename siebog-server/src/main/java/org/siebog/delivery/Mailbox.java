@@ -37,7 +37,8 @@ public final class Mailbox implements Runnable {
     private final int capacity;
     private final int throughput;
 
-    private final Queue<ACLMessage> queue = new ConcurrentLinkedQueue<>();
+    private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
+    private volatile Journal journal = Journal.NONE;
     /** Messages reserved or waiting; at most {@code capacity}. */
     private final AtomicInteger admitted = new AtomicInteger();
     /** True while a run is pending or in progress, and before {@link #activate()}: holds messages back until the agent has started. */
@@ -64,6 +65,15 @@ public final class Mailbox implements Runnable {
 
     public Agent agent() {
         return agent;
+    }
+
+    public Journal journal() {
+        return journal;
+    }
+
+    /** Set once, before {@link #activate()}, for an agent whose state is replicated. */
+    public void journal(Journal value) {
+        journal = value;
     }
 
     public int capacity() {
@@ -97,7 +107,11 @@ public final class Mailbox implements Runnable {
 
     /** Adds a message for which {@link #reserve()} succeeded. */
     public void enqueue(ACLMessage message) {
-        queue.offer(message);
+        enqueue(Envelope.unlogged(message));
+    }
+
+    public void enqueue(Envelope envelope) {
+        queue.offer(envelope);
         schedule();
     }
 
@@ -121,13 +135,18 @@ public final class Mailbox implements Runnable {
 
     @Override
     public void run() {
+        long lastSeq = 0;
         try {
-            ACLMessage next;
+            Envelope next;
             for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
                 admitted.decrementAndGet();
                 deliver(next);
+                lastSeq = Math.max(lastSeq, next.seq());
             }
         } finally {
+            if (lastSeq > 0) {
+                journal.handledUpTo(lastSeq);
+            }
             // Even if an Error escaped the agent, the mailbox must not stay "scheduled" forever.
             // A closing mailbox stops only when no slot is reserved either: a poster that reserved
             // before the close gets its message handled, not stranded.
@@ -142,7 +161,8 @@ public final class Mailbox implements Runnable {
         }
     }
 
-    private void deliver(ACLMessage message) {
+    private void deliver(Envelope envelope) {
+        ACLMessage message = envelope.message();
         try {
             agent.handle(context, message);
         } catch (RuntimeException e) {

@@ -24,6 +24,7 @@ import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MailboxFullException;
 import org.siebog.message.MalformedMessageException;
+import org.siebog.message.MessageId;
 import org.siebog.message.MessageTooLargeException;
 import org.siebog.message.Performative;
 import org.siebog.placement.PlacementSelector;
@@ -64,24 +65,27 @@ public class MessageRouter {
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
+    private volatile Origin nodeOrigin;
 
     /**
-     * Posts now. A refusal by this node (unknown receiver, full mailbox, bad message) is thrown; the
-     * result completes when every receiver's node has admitted the message, or with the refusal of
-     * another node.
+     * Posts now, from outside any agent. A refusal by this node (unknown receiver, full mailbox, bad
+     * message) is thrown; the result completes when every receiver's node has admitted the message,
+     * or with the refusal of another node.
      */
     public CompletableFuture<Void> post(ACLMessage message) {
-        check(message);
-        List<AID> receivers = message.receivers();
-        if (receivers.size() == 1) {
-            return postToOne(message, receivers.get(0));
-        }
-        return postToAll(message, receivers);
+        return post(nodeOrigin(), message);
     }
 
-    /** An agent's send: like {@link #post(ACLMessage)}, but another node's refusal comes back as a FAILURE message. */
-    public void send(ACLMessage message) {
-        post(message).whenComplete((ok, refusal) -> {
+    /**
+     * An agent's send: like {@link #post(ACLMessage)}, but under the agent's own message identities
+     * when its state is replicated, and another node's refusal comes back as a FAILURE message.
+     */
+    public void send(AID self, ACLMessage message) {
+        Mailbox own = host.mailbox(self);
+        Journal journal = own == null ? Journal.NONE : own.journal();
+        CompletableFuture<Void> admitted = post(journal instanceof Origin agentOrigin ? agentOrigin : nodeOrigin(), message);
+        journal.sent(admitted);
+        admitted.whenComplete((ok, refusal) -> {
             if (refusal != null) {
                 notifySender(message, refusalOf(refusal));
             }
@@ -99,17 +103,18 @@ public class MessageRouter {
         executor.timer().schedule(() -> postDelayed(message), Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
     }
 
-    /** Admits a message that another node routed here. */
-    public void admitHere(AID receiver, ACLMessage message) {
-        Mailbox mailbox = host.mailbox(receiver);
-        if (mailbox == null) {
-            DirectoryEntry entry = directory.lookup(receiver).orElseThrow(() -> new UnknownAgentException(receiver));
-            if (!entry.balanced()) {
-                throw new UnknownAgentException(receiver);
-            }
-            mailbox = local.instanceOf(entry);
+    /** Admits a message that another node routed here; completes when it may reach the agent. */
+    public CompletableFuture<Void> admitHere(AID receiver, MessageId id, ACLMessage message) {
+        return admit(mailboxHere(receiver), id, message);
+    }
+
+    private CompletableFuture<Void> post(Origin origin, ACLMessage message) {
+        check(message);
+        List<AID> receivers = message.receivers();
+        if (receivers.size() == 1) {
+            return postToOne(origin, message, receivers.get(0));
         }
-        admit(mailbox, message);
+        return postToAll(origin, message, receivers);
     }
 
     private void check(ACLMessage message) {
@@ -122,37 +127,38 @@ public class MessageRouter {
         }
     }
 
-    private CompletableFuture<Void> postToOne(ACLMessage message, AID receiver) {
+    private CompletableFuture<Void> postToOne(Origin origin, ACLMessage message, AID receiver) {
         Mailbox mailbox = host.owned(receiver);
         if (mailbox != null) { // the common case stays a map lookup: no directory read
-            admit(mailbox, message);
-            return DONE;
+            return admit(mailbox, origin.next(receiver), message);
         }
         String node = nodeFor(receiver);
         if (node.equals(cluster.name())) {
-            admitHere(receiver, message);
-            return DONE;
+            return admit(mailboxHere(receiver), origin.next(receiver), message);
         }
-        return remote.deliver(node, receiver, message);
+        return remote.deliver(node, receiver, origin.next(receiver), message);
     }
 
     /**
      * Receivers on this node get the message all or none: every mailbox is reserved before any
-     * message is enqueued. Receivers on other nodes are admitted there, each on its own.
+     * message is admitted. Receivers on other nodes are admitted there, each on its own.
      */
-    private CompletableFuture<Void> postToAll(ACLMessage message, List<AID> receivers) {
+    private CompletableFuture<Void> postToAll(Origin origin, ACLMessage message, List<AID> receivers) {
         List<Mailbox> here = new ArrayList<>();
-        List<AID> hereIds = new ArrayList<>();
+        List<MessageId> hereIds = new ArrayList<>();
         Map<AID, String> elsewhere = new LinkedHashMap<>();
         for (AID receiver : receivers) {
             Mailbox mailbox = host.owned(receiver);
             String node = mailbox != null ? cluster.name() : nodeFor(receiver);
             if (mailbox == null && node.equals(cluster.name())) {
-                mailbox = instanceHere(receiver);
+                mailbox = mailboxHere(receiver);
             }
             if (mailbox != null) {
-                here.add(mailbox);
-                hereIds.add(receiver);
+                MessageId id = origin.next(receiver);
+                if (mailbox.journal().firstTime(id)) {
+                    here.add(mailbox);
+                    hereIds.add(id);
+                }
             } else {
                 elsewhere.put(receiver, node);
             }
@@ -162,16 +168,15 @@ public class MessageRouter {
                 for (int j = 0; j < i; j++) {
                     here.get(j).cancelReservation();
                 }
-                throw new MailboxFullException(hereIds.get(i), here.get(i).capacity());
+                throw new MailboxFullException(here.get(i).owner(), here.get(i).capacity());
             }
         }
-        here.forEach(mailbox -> mailbox.enqueue(message));
-        if (elsewhere.isEmpty()) {
-            return DONE;
+        List<CompletableFuture<Void>> admissions = new ArrayList<>();
+        for (int i = 0; i < here.size(); i++) {
+            admissions.add(logAndEnqueue(here.get(i), hereIds.get(i), message));
         }
-        return CompletableFuture.allOf(elsewhere.entrySet().stream()
-                .map(e -> remote.deliver(e.getValue(), e.getKey(), message))
-                .toArray(CompletableFuture[]::new));
+        elsewhere.forEach((receiver, node) -> admissions.add(remote.deliver(node, receiver, origin.next(receiver), message)));
+        return CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new));
     }
 
     /** The node to handle the next message for {@code receiver}: its own, or for a balanced agent, the selector's pick. */
@@ -180,7 +185,8 @@ public class MessageRouter {
         return entry.balanced() ? balancer.select(cluster.members()) : entry.node();
     }
 
-    private Mailbox instanceHere(AID receiver) {
+    /** The mailbox on this node for {@code receiver}: its own, or this node's instance of a balanced agent. */
+    private Mailbox mailboxHere(AID receiver) {
         Mailbox mailbox = host.mailbox(receiver);
         if (mailbox != null) {
             return mailbox;
@@ -192,11 +198,35 @@ public class MessageRouter {
         return local.instanceOf(entry);
     }
 
-    private static void admit(Mailbox mailbox, ACLMessage message) {
+    /** A duplicate is answered as admitted and dropped; a message that finds the mailbox full is refused. */
+    private static CompletableFuture<Void> admit(Mailbox mailbox, MessageId id, ACLMessage message) {
+        if (!mailbox.journal().firstTime(id)) {
+            return DONE;
+        }
         if (!mailbox.reserve()) {
             throw new MailboxFullException(mailbox.owner(), mailbox.capacity());
         }
-        mailbox.enqueue(message);
+        return logAndEnqueue(mailbox, id, message);
+    }
+
+    /** For a reserved slot: logs the message if the agent is replicated, then lets it into the mailbox. */
+    private static CompletableFuture<Void> logAndEnqueue(Mailbox mailbox, MessageId id, ACLMessage message) {
+        return mailbox.journal().log(id, message).handle((envelope, failure) -> {
+            if (failure != null) {
+                mailbox.cancelReservation();
+                throw new RemoteNodeException("the message to " + mailbox.owner() + " could not be replicated: " + failure);
+            }
+            mailbox.enqueue(envelope);
+            return null;
+        });
+    }
+
+    private Origin nodeOrigin() {
+        Origin origin = nodeOrigin;
+        if (origin == null) {
+            origin = nodeOrigin = new NodeOrigin(cluster.name());
+        }
+        return origin;
     }
 
     private static SiebogException refusalOf(Throwable failure) {
@@ -207,7 +237,12 @@ public class MessageRouter {
 
     private void postDelayed(ACLMessage message) {
         try {
-            send(message);
+            // Under this node's identity: the timer fires outside any handler (see docs/cluster.md).
+            post(message).whenComplete((ok, refusal) -> {
+                if (refusal != null) {
+                    notifySender(message, refusalOf(refusal));
+                }
+            });
         } catch (SiebogException e) {
             LOG.log(Level.INFO, "delayed message could not be delivered: {0}", e.getMessage());
             notifySender(message, e);

@@ -81,5 +81,14 @@ public class ReplyInboxes {
         @Override
         public void stop(AgentContext context) {
         }
+
+        @Override
+        public byte[] saveState() {
+            return new byte[0]; // an inbox lives on its node only
+        }
+
+        @Override
+        public void restoreState(AgentContext context, byte[] state) {
+        }
     }
 }

@@ -237,5 +237,15 @@ class MailboxTest {
         public void stop(AgentContext context) {
             stops.incrementAndGet();
         }
+
+        @Override
+        public byte[] saveState() {
+            return String.join("\n", contents).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public void restoreState(AgentContext context, byte[] state) {
+            contents.clear();
+        }
     }
 }

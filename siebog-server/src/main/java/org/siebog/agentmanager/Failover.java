@@ -1,0 +1,85 @@
+package org.siebog.agentmanager;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.siebog.agent.AgentKind;
+import org.siebog.cluster.ClusterNode;
+import org.siebog.delivery.ReplyInboxes;
+import org.siebog.directory.AgentDirectory;
+import org.siebog.directory.DirectoryEntry;
+
+/**
+ * When nodes leave the view (stopped or killed), their agents carry on on the survivors. Every
+ * survivor makes the same choice for every agent of a departed node — the survivor at index
+ * {@code hash(aid) mod survivors} — so each agent is taken over exactly once, with no coordinator,
+ * and a dead node's agents are spread over all the survivors.
+ */
+@ApplicationScoped
+public class Failover {
+
+    private static final Logger LOG = Logger.getLogger(Failover.class.getName());
+
+    @Inject
+    AgentDirectory directory;
+
+    @Inject
+    LocalAgents local;
+
+    @Inject
+    ClusterNode cluster;
+
+    /**
+     * Called with each new member list, in view order. Any agent the directory places on a node
+     * that is not a member is an orphan: its node left (whether this node saw it join or not).
+     */
+    public synchronized void onView(List<String> members) {
+        if (members.isEmpty()) {
+            return;
+        }
+        long began = System.nanoTime();
+        Set<String> departed = new HashSet<>();
+        int taken = 0;
+        for (DirectoryEntry entry : directory.all()) {
+            if (members.contains(entry.node())) {
+                continue;
+            }
+            departed.add(entry.node());
+            if (!members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
+                continue;
+            }
+            try {
+                takeOver(entry);
+                taken++;
+            } catch (RuntimeException e) {
+                LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
+            }
+        }
+        int n = taken;
+        if (departed.isEmpty()) {
+            return;
+        }
+        LOG.info(() -> String.format("nodes %s left; %s took over %d of their agents in %.0f ms",
+                departed, cluster.name(), n, (System.nanoTime() - began) / 1e6));
+    }
+
+    private void takeOver(DirectoryEntry entry) {
+        if (ReplyInboxes.INBOX_CLASS.equals(entry.agentClass())) {
+            directory.unregister(entry.aid()); // its caller was on the dead node too
+        } else if (entry.kind() == AgentKind.STATEFUL) {
+            if (!local.resume(entry)) {
+                LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
+                directory.unregister(entry.aid());
+            }
+        } else {
+            // Stateless: nothing to restore. A pinned one is pinned here now; a balanced one is listed here.
+            directory.update(entry.movedTo(cluster.name()));
+        }
+    }
+}

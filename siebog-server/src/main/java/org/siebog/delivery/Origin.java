@@ -1,0 +1,10 @@
+package org.siebog.delivery;
+
+import org.siebog.agent.AID;
+import org.siebog.message.MessageId;
+
+/** Gives each message a sender addresses to a receiver its identity. */
+public interface Origin {
+
+    MessageId next(AID receiver);
+}
