@@ -1,11 +1,15 @@
 package org.siebog.agentmanager;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -35,6 +39,9 @@ public class Failover {
     @Inject
     ClusterNode cluster;
 
+    @Resource
+    ManagedExecutorService workers;
+
     /**
      * Called with each new member list, in view order. Any agent the directory places on a node
      * that is not a member is an orphan: its node left (whether this node saw it join or not).
@@ -45,23 +52,22 @@ public class Failover {
         }
         long began = System.nanoTime();
         Set<String> departed = new HashSet<>();
-        int taken = 0;
+        List<CompletableFuture<Void>> takeovers = new ArrayList<>();
         for (DirectoryEntry entry : directory.all()) {
             if (members.contains(entry.node())) {
                 continue;
             }
             departed.add(entry.node());
-            if (!members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
-                continue;
-            }
-            try {
-                takeOver(entry);
-                taken++;
-            } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
+            if (members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
+                // In parallel: each takeover mostly waits on cache reads and writes.
+                takeovers.add(CompletableFuture.runAsync(() -> takeOver(entry), workers).exceptionally(e -> {
+                    LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
+                    return null;
+                }));
             }
         }
-        int n = taken;
+        CompletableFuture.allOf(takeovers.toArray(CompletableFuture[]::new)).join();
+        int n = takeovers.size();
         if (departed.isEmpty()) {
             return;
         }

@@ -32,7 +32,7 @@ import jakarta.json.JsonObject;
  *
  * <p>{@code --agents} stateful Counter agents are placed on the victim node; {@code --writers}
  * threads post numbered INFORMs to them through a surviving node, each waiting for 202 before its
- * next, for {@code --seconds} in all; midway the victim is killed with SIGKILL (through the
+ * next, for {@code --warmup} seconds and then {@code --seconds} more; midway through those the victim is killed with SIGKILL (through the
  * launcher). Afterwards every Counter's report is compared with what was admitted: a counter that
  * handled fewer messages lost some, a repeat is a duplicate handling. Run it through
  * {@code perf/failover}, which starts and stops the cluster.
@@ -44,21 +44,23 @@ public final class FailoverBenchmark {
     public static final String CSV_HEADER = "nodes,agents,writers,messagesAdmitted,messagesHandled,lost,duplicated,outOfOrder,"
             + "firstAnswerMs,medianAnswerMs,lastAnswerMs,throughputBeforeKill,throughputAfterKill";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private final String survivor;
     private final String victimNode;
     private final Path launcher;
     private final int agents;
     private final int writers;
     private final int seconds;
+    private final int warmupSeconds;
 
-    FailoverBenchmark(String survivor, String victimNode, Path launcher, int agents, int writers, int seconds) {
+    FailoverBenchmark(String survivor, String victimNode, Path launcher, int agents, int writers, int seconds, int warmupSeconds) {
         this.survivor = survivor;
         this.victimNode = victimNode;
         this.launcher = launcher;
         this.agents = agents;
         this.writers = writers;
         this.seconds = seconds;
+        this.warmupSeconds = warmupSeconds;
     }
 
     public static void main(String[] args) throws Exception {
@@ -68,9 +70,10 @@ public final class FailoverBenchmark {
         int agents = Integer.parseInt(option(args, "--agents", "100"));
         int writers = Integer.parseInt(option(args, "--writers", "8"));
         int seconds = Integer.parseInt(option(args, "--seconds", "20"));
+        int warmup = Integer.parseInt(option(args, "--warmup", "15"));
         Path csv = Path.of(option(args, "--csv", "perf/results/failover.csv"));
         int nodes = Integer.parseInt(option(args, "--nodes", "3"));
-        String row = new FailoverBenchmark(url + "/api", victim, launcher, agents, writers, seconds).run(nodes);
+        String row = new FailoverBenchmark(url + "/api", victim, launcher, agents, writers, seconds, warmup).run(nodes);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         if (!Files.exists(csv)) {
             Files.writeString(csv, CSV_HEADER + "\n");
@@ -92,7 +95,8 @@ public final class FailoverBenchmark {
             }
             counters.add(prefix + i + "@siebog");
         }
-        System.out.printf("%d counters on %s, %d writers through %s, %d s, kill at %d s%n", agents, victimNode, writers, survivor, seconds, seconds / 2);
+        System.out.printf("%d counters on %s, %d writers through %s: %d s warm-up, then %d s with the kill at %d s%n",
+                agents, victimNode, writers, survivor, warmupSeconds, seconds, seconds / 2);
 
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong admitted = new AtomicLong();
@@ -121,6 +125,9 @@ public final class FailoverBenchmark {
                 return null;
             }));
         }
+        // Warm up first (JIT, connections), so "before the kill" is the cluster's steady state.
+        Thread.sleep(warmupSeconds * 1000L);
+        long admittedAtStart = admitted.get();
         long start = System.nanoTime();
         Thread.sleep(seconds * 500L);
         admittedAtKill.set(admitted.get());
@@ -151,7 +158,7 @@ public final class FailoverBenchmark {
             outOfOrder += report[4];
         }
         Arrays.sort(answeredAfterMs);
-        double before = admittedAtKill.get() / ((killedAt - start) / 1e9);
+        double before = (admittedAtKill.get() - admittedAtStart) / ((killedAt - start) / 1e9);
         double after = (admitted.get() - admittedAtKill.get()) / ((end - killedAt) / 1e9);
         System.out.printf(Locale.ROOT, "admitted %d, handled %d, lost %d, duplicated %d, out of order %d%n",
                 admitted.get(), handled, lost, duplicated, outOfOrder);
