@@ -148,12 +148,17 @@ public class LocalAgents {
         }
         try {
             agent.start(mailbox.context(), entry.args());
-            if (journal != null) {
-                journal.started();
-            }
         } catch (RuntimeException e) {
             host.discard(entry.aid());
             throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);
+        }
+        if (journal != null) {
+            try {
+                journal.started();
+            } catch (IllegalStateException e) { // its state cannot be serialised: it could not survive its node
+                host.discard(entry.aid());
+                throw new InvalidAgentRequestException("agent " + entry.aid() + " cannot run as a stateful agent: " + e.getMessage(), e);
+            }
         }
         mailbox.activate();
         return mailbox;

@@ -1,6 +1,7 @@
 package org.siebog.delivery;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
@@ -20,12 +21,15 @@ public interface Journal {
     }
 
     /**
-     * Gives the message its inbox position and completes when it may reach the mailbox: at once
-     * for an agent that is not replicated, once logged on two nodes for one that is. Calls complete
-     * in the order they were made.
+     * Admits a message whose mailbox slot is reserved: gives it its inbox position, hands it to
+     * {@code mailbox} at once (in position order), and completes when the admission may be
+     * acknowledged: at once for an agent that is not replicated, once the message is logged on two
+     * nodes for one that is. The agent may handle it before then; until the acknowledgement its
+     * sender still holds it, so a crash in between loses nothing (see docs/cluster.md).
      */
-    default CompletableFuture<Envelope> log(MessageId id, ACLMessage message) {
-        return CompletableFuture.completedFuture(new Envelope(id, 0, message));
+    default CompletableFuture<Void> admit(MessageId id, ACLMessage message, Consumer<Envelope> mailbox) {
+        mailbox.accept(new Envelope(id, 0, message));
+        return CompletableFuture.completedFuture(null);
     }
 
     /** The agent has handled everything up to and including inbox position {@code seq}. */

@@ -209,15 +209,10 @@ public class MessageRouter {
         return logAndEnqueue(mailbox, id, message);
     }
 
-    /** For a reserved slot: logs the message if the agent is replicated, then lets it into the mailbox. */
+    /** For a reserved slot: lets the message into the mailbox; completes once its admission may be acknowledged. */
     private static CompletableFuture<Void> logAndEnqueue(Mailbox mailbox, MessageId id, ACLMessage message) {
-        return mailbox.journal().log(id, message).handle((envelope, failure) -> {
-            if (failure != null) {
-                mailbox.cancelReservation();
-                throw new RemoteNodeException("the message to " + mailbox.owner() + " could not be replicated: " + failure);
-            }
-            mailbox.enqueue(envelope);
-            return null;
+        return mailbox.journal().admit(id, message, mailbox::enqueue).exceptionally(failure -> {
+            throw new RemoteNodeException("the message to " + mailbox.owner() + " could not be replicated: " + failure);
         });
     }
 

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -21,8 +22,8 @@ import org.siebog.message.MessageId;
  * The replication of one stateful agent on the node that runs it.
  *
  * <p>Admission: a message's identity is checked against those admitted before (a duplicate is
- * dropped, answered as admitted), it gets the next inbox position and is logged on two nodes, and
- * only then reaches the mailbox. After each run of messages the agent's state is saved with the
+ * dropped, answered as admitted), it gets the next inbox position and reaches the mailbox, and its
+ * admission is acknowledged once it is logged on two nodes (until then its sender keeps it). After each run of messages the agent's state is saved with the
  * position it has handled up to, once every message it sent meanwhile has been admitted by its
  * receiver: so after a crash, either a sent message is held by its receiver, or the handler that
  * sent it runs again from the saved state and sends it again under the same identity, and the
@@ -89,10 +90,10 @@ public final class AgentJournal implements Journal, Origin {
     }
 
     @Override
-    public synchronized CompletableFuture<Envelope> log(MessageId id, ACLMessage message) {
+    public synchronized CompletableFuture<Void> admit(MessageId id, ACLMessage message, Consumer<Envelope> mailbox) {
         long seq = ++nextSeq;
-        Envelope envelope = new Envelope(id, seq, message);
-        return log.append(aid, seq, id, ACLMessageJson.write(message)).thenApply(written -> envelope);
+        mailbox.accept(new Envelope(id, seq, message));
+        return log.append(aid, seq, id, ACLMessageJson.write(message));
     }
 
     @Override

@@ -136,7 +136,7 @@ public class ReplicationLog {
     /** Forgets a stopped agent. */
     public void forget(AID aid, long handledSeq, long lastSeq) {
         states.withFlags(Flag.IGNORE_RETURN_VALUES).remove(aid.toString());
-        removeInbox(aid, handledSeq + 1, lastSeq);
+        removeInbox(inboxKeys(aid, handledSeq + 1, lastSeq));
     }
 
     private void writeInbox() {
@@ -174,7 +174,9 @@ public class ReplicationLog {
                             (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
                 }
                 states.withFlags(Flag.IGNORE_RETURN_VALUES).putAll(latest);
-                covered.forEach((aid, range) -> removeInbox(aid, range[0], range[1]));
+                Set<String> handled = new HashSet<>();
+                covered.forEach((aid, range) -> handled.addAll(inboxKeys(aid, range[0], range[1])));
+                removeInbox(handled);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -185,17 +187,22 @@ public class ReplicationLog {
         }
     }
 
-    private void removeInbox(AID aid, long from, long to) {
-        if (from > to) {
-            return;
-        }
+    private static Set<String> inboxKeys(AID aid, long from, long to) {
         Set<String> keys = new HashSet<>();
         for (long seq = from; seq <= to; seq++) {
             keys.add(inboxKey(aid, seq));
         }
+        return keys;
+    }
+
+    /** One command per owner for all of them (entries left behind by a failure are overwritten or dropped later). */
+    private void removeInbox(Set<String> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
         FunctionalMap.WriteOnlyMap<String, String> writeOnly = WriteOnlyMapImpl.create(FunctionalMapImpl.create(inbox));
         writeOnly.evalMany(keys, MarshallableFunctions.removeConsumer()).exceptionally(e -> {
-            LOG.log(Level.FINE, "could not drop handled inbox entries of " + aid, e);
+            LOG.log(Level.FINE, "could not drop " + keys.size() + " handled inbox entries", e);
             return null;
         });
     }

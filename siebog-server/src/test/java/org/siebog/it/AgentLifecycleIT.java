@@ -42,7 +42,8 @@ class AgentLifecycleIT {
                 Map.entry("Counter", "stateful"), Map.entry("Ticker", "stateless"),
                 Map.entry("Sender", "stateful"), Map.entry("Receiver", "stateless"), Map.entry("SenderReceiverRun", "stateful"),
                 Map.entry("Recorder", "stateful"), Map.entry("StatelessRecorder", "stateless"), Map.entry("Slow", "stateful"),
-                Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"));
+                Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"),
+                Map.entry("Unreplicable", "stateful"));
         expected.forEach((name, kind) -> assertEquals(kind, classes.get(name), () -> name + " in " + classes));
         // Only agents are listed: the managers and other beans of the deployment are not.
         assertEquals(expected.keySet(), classes.keySet());

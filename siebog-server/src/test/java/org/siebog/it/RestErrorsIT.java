@@ -110,6 +110,9 @@ class RestErrorsIT {
         siebog.post("agents", "{\"agentClass\": \"Recorder\", \"name\": \"x\", \"colour\": \"blue\"}").assertError(400);
         siebog.post("agents", "{\"agentClass\": \"Recorder\", \"name\": \"x\", \"args\": [\"a\"]}").assertError(400);
         siebog.post("agents", "{\"agentClass\": \"Recorder\", \"name\": \"x\", \"args\": {\"a\": {\"b\": \"c\"}}}").assertError(400);
+        // A stateful agent whose fields cannot be replicated is refused, naming the culprit.
+        String unreplicable = siebog.tryStartAgent("Unreplicable", "unreplicable", Map.of()).assertError(400);
+        assertTrue(unreplicable.contains("java.lang.Thread") && unreplicable.contains("Serializable"), unreplicable);
         // An example whose onStart refuses its arguments: Ping needs 'pong'.
         String ping = siebog.tryStartAgent("Ping", "ping-without-pong", Map.of()).assertError(400);
         assertTrue(ping.contains("pong"), ping);

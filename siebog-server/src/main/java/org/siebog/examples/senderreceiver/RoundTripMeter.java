@@ -1,5 +1,7 @@
 package org.siebog.examples.senderreceiver;
 
+import java.io.Serializable;
+
 /**
  * One Sender's view of the full-load method (papers 000/001): round trips before the coordinator
  * says "measure" are warm-up and not counted; after it, the next {@code measured} round trips are
@@ -8,7 +10,7 @@ package org.siebog.examples.senderreceiver;
  *
  * <p>Plain Java, shared by the Siebog and the JADE agents so both sides measure the same way.
  */
-public final class RoundTripMeter {
+public final class RoundTripMeter implements Serializable {
 
     /** What a reply means for the coordinator. */
     public enum Milestone { NONE, WARMED_UP, MEASURED }

@@ -1,5 +1,7 @@
 package org.siebog.examples.senderreceiver;
 
+import java.io.Serializable;
+
 /**
  * The coordinator's side of the full-load method: it waits until every pair has warmed up before
  * anyone measures, and until every pair has measured before anyone stops. While any pair measures,
@@ -9,7 +11,7 @@ package org.siebog.examples.senderreceiver;
  * the pairs' rates over their measured windows (all windows fall inside the all-active period, so
  * at full load avgRTT ≈ pairs ÷ round trips per second).
  */
-public final class RunTally {
+public final class RunTally implements Serializable {
 
     private final int pairs;
     private int warmedUp;
