@@ -155,9 +155,10 @@ public class LocalAgents {
         if (journal != null) {
             try {
                 journal.started();
-            } catch (IllegalStateException e) { // its state cannot be serialised: it could not survive its node
+            } catch (RuntimeException e) { // its state cannot be serialised (the EJB container wraps the reason)
                 host.discard(entry.aid());
-                throw new InvalidAgentRequestException("agent " + entry.aid() + " cannot run as a stateful agent: " + e.getMessage(), e);
+                throw new InvalidAgentRequestException("agent " + entry.aid() + " cannot run as a stateful agent: "
+                        + firstMessageOf(e, IllegalStateException.class), e);
             }
         }
         mailbox.activate();
@@ -170,6 +171,16 @@ public class LocalAgents {
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new InvalidAgentRequestException("bad agent name: " + e.getMessage());
         }
+    }
+
+    /** The message of the first {@code type} in the cause chain (the container wraps what an agent throws). */
+    private static String firstMessageOf(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return t.getMessage();
+            }
+        }
+        return rootMessage(e);
     }
 
     private static String rootMessage(Throwable e) {
