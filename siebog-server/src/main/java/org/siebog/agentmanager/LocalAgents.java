@@ -16,6 +16,7 @@ import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.delivery.AgentExecutor;
 import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Mailbox;
@@ -49,6 +50,9 @@ public class LocalAgents {
 
     @Inject
     ReplicationLog log;
+
+    @Inject
+    AgentExecutor executor;
 
     private static final Logger LOG = Logger.getLogger(LocalAgents.class.getName());
 
@@ -120,7 +124,7 @@ public class LocalAgents {
         }
         List<Envelope> pending = log.pending(entry.aid(), record.handledSeq());
         Mailbox mailbox = host.host(entry.aid(), agent, false);
-        mailbox.journal(AgentJournal.resumed(entry.aid(), agent, log, record, pending));
+        AgentJournal.resumed(entry.aid(), agent, log, record, pending).attach(mailbox, executor.timer());
         agent.restoreState(mailbox.context(), record.state());
         for (Envelope envelope : pending) {
             if (!mailbox.reserve()) {
@@ -144,7 +148,7 @@ public class LocalAgents {
         Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced());
         AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, log) : null;
         if (journal != null) {
-            mailbox.journal(journal);
+            journal.attach(mailbox, executor.timer());
         }
         try {
             agent.start(mailbox.context(), entry.args());

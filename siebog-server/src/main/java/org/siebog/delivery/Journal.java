@@ -32,8 +32,11 @@ public interface Journal {
         return CompletableFuture.completedFuture(null);
     }
 
-    /** The agent has handled everything up to and including inbox position {@code seq}. */
-    default void handledUpTo(long seq) {
+    /**
+     * The agent has handled everything up to and including inbox position {@code seq}; called on
+     * its lane. {@code now}: save the state now rather than when the save interval allows.
+     */
+    default void handledUpTo(long seq, boolean now) {
     }
 
     /** A message the agent sent; its state is saved only once all of these are admitted. */

@@ -39,6 +39,9 @@ public final class Mailbox implements Runnable {
 
     private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
     private volatile Journal journal = Journal.NONE;
+    /** The inbox position of the last message handled (only the running lane writes it). */
+    private volatile long handledSeq;
+    private final AtomicBoolean saveRequested = new AtomicBoolean();
     /** Messages reserved or waiting; at most {@code capacity}. */
     private final AtomicInteger admitted = new AtomicInteger();
     /** True while a run is pending or in progress, and before {@link #activate()}: holds messages back until the agent has started. */
@@ -115,6 +118,12 @@ public final class Mailbox implements Runnable {
         schedule();
     }
 
+    /** Asks for the agent's state to be saved on its lane, between two messages (see {@link Journal}). */
+    public void requestSave() {
+        saveRequested.set(true);
+        schedule();
+    }
+
     /** Lets messages through once the agent has started. */
     public void activate() {
         scheduled.set(false);
@@ -136,6 +145,9 @@ public final class Mailbox implements Runnable {
     @Override
     public void run() {
         long lastSeq = 0;
+        if (saveRequested.getAndSet(false) && handledSeq > 0) {
+            journal.handledUpTo(handledSeq, true); // on this lane, between messages: the state matches handledSeq
+        }
         try {
             Envelope next;
             for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
@@ -145,7 +157,8 @@ public final class Mailbox implements Runnable {
             }
         } finally {
             if (lastSeq > 0) {
-                journal.handledUpTo(lastSeq);
+                handledSeq = lastSeq;
+                journal.handledUpTo(lastSeq, false);
             }
             // Even if an Error escaped the agent, the mailbox must not stay "scheduled" forever.
             // A closing mailbox stops only when no slot is reserved either: a poster that reserved

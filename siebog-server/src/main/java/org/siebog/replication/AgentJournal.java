@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -13,6 +15,7 @@ import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
 import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Journal;
+import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.Origin;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
@@ -44,6 +47,21 @@ public final class AgentJournal implements Journal, Origin {
     private List<CompletableFuture<Void>> unadmittedOutputs = new ArrayList<>();
     /** The previous save: saves of one agent reach the cache in order. */
     private CompletableFuture<?> lastSave = CompletableFuture.completedFuture(null);
+
+    /** How often a busy agent's state is saved at most ({@code siebog.replication.save-interval-ms}, default 20). */
+    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 20));
+
+    private Mailbox mailbox;
+    private ScheduledExecutorService timer;
+    private long lastSaveNanos;
+    private boolean saveScheduled;
+
+    /** Where the journal asks for a deferred save; set when the agent is hosted. */
+    public void attach(Mailbox hostMailbox, ScheduledExecutorService saveTimer) {
+        this.mailbox = hostMailbox;
+        this.timer = saveTimer;
+        hostMailbox.journal(this);
+    }
 
     private AgentJournal(AID aid, Agent agent, ReplicationLog log, AgentRecord record, long nextSeq) {
         this.aid = aid;
@@ -106,8 +124,27 @@ public final class AgentJournal implements Journal, Origin {
         unadmittedOutputs.add(admittedByReceiver);
     }
 
+    /**
+     * Saves at most once per {@link #SAVE_INTERVAL_NANOS} per agent: a busy agent's later runs are
+     * covered by one save, the messages in between stay in the inbox log (replayed after a crash).
+     * A save that is due later is requested from the agent's mailbox, so it runs on the agent's
+     * lane between two messages, where the state matches the position saved with it.
+     */
     @Override
-    public void handledUpTo(long seq) {
+    public void handledUpTo(long seq, boolean now) {
+        long since = System.nanoTime() - lastSaveNanos;
+        if (!now && since < SAVE_INTERVAL_NANOS) {
+            if (!saveScheduled) {
+                saveScheduled = true;
+                timer.schedule(mailbox::requestSave, SAVE_INTERVAL_NANOS - since, TimeUnit.NANOSECONDS);
+            }
+            return;
+        }
+        saveScheduled = false;
+        lastSaveNanos = System.nanoTime();
+        if (seq <= savedUpTo) {
+            return;
+        }
         AgentRecord record;
         CompletableFuture<Void> outputs;
         long from;

@@ -14,10 +14,12 @@ import java.util.List;
  * @param pairs    the numbers of Sender/Receiver pairs to measure, in order
  * @param payloads the message contents' lengths in characters, in order
  * @param jade     also measure JADE, alternating with Siebog per configuration
+ * @param nodes    1, or 2: each Sender on one node and its Receiver on the other (JADE: Receivers
+ *                 and Senders in two containers in two JVMs)
  * @param url      the Siebog node's base URL, without a trailing slash
  * @param help     only print {@link #USAGE}
  */
-public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int primeLimit, boolean jade, URI url,
+public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int primeLimit, boolean jade, int nodes, URI url,
                                int warmup, int measured, Path csv, boolean help) {
 
     public static final List<Integer> DEFAULT_PAIRS = List.of(1, 10, 100, 1000);
@@ -25,12 +27,14 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
     public static final String DEFAULT_URL = "http://127.0.0.1:8080/siebog";
     public static final int DEFAULT_WARMUP = 200;
     public static final int DEFAULT_MEASURED = 300;
+    public static final int DEFAULT_NODES = 1;
 
     // The node's own limits on a run (SenderReceiverResource); checked here so a typo fails at once.
     private static final int MAX_PAIRS = 50_000;
     private static final int MAX_PAYLOAD = 1 << 20;
     private static final int MAX_PRIME_LIMIT = 10_000_000;
     private static final int MAX_ROUND_TRIPS = 1_000_000;
+    private static final int MAX_NODES = 2;
 
     public static final String USAGE = """
             Usage: perf/sender-receiver [flags]
@@ -42,7 +46,9 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
               --pairs LIST        numbers of pairs, comma-separated (default 1,10,100,1000)
               --payload LIST      message content length in characters, comma-separated (default 7)
               --prime-limit N     the Receiver counts the primes up to N before replying (default 0: no task)
-              --jade              also measure JADE 4.3.3 (one in-process main container, -Xmx512m)
+              --jade              also measure JADE 4.3.3 (one container in a child JVM, -Xmx512m)
+              --nodes N           1 (default) or 2: each Sender on one node, its Receiver on the other;
+                                  JADE: Receivers and Senders in two containers in two JVMs, -Xmx512m each
               --url URL           the Siebog node (default http://127.0.0.1:8080/siebog)
               --warmup N          round trips per pair before measuring (default 200)
               --measured N        round trips per pair that are timed (default 300)
@@ -61,6 +67,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
         List<Integer> payloads = List.of(DEFAULT_PAYLOAD);
         int primeLimit = 0;
         boolean jade = false;
+        int nodes = DEFAULT_NODES;
         URI url = URI.create(DEFAULT_URL);
         int warmup = DEFAULT_WARMUP;
         int measured = DEFAULT_MEASURED;
@@ -85,6 +92,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
                 case "--pairs" -> pairs = wholeNumbers(flag, value(flag, inlineValue, rest), 1, MAX_PAIRS);
                 case "--payload" -> payloads = wholeNumbers(flag, value(flag, inlineValue, rest), 0, MAX_PAYLOAD);
                 case "--prime-limit" -> primeLimit = wholeNumber(flag, value(flag, inlineValue, rest), 0, MAX_PRIME_LIMIT);
+                case "--nodes" -> nodes = wholeNumber(flag, value(flag, inlineValue, rest), 1, MAX_NODES);
                 case "--url" -> url = httpUrl(value(flag, inlineValue, rest));
                 case "--warmup" -> warmup = wholeNumber(flag, value(flag, inlineValue, rest), 1, MAX_ROUND_TRIPS);
                 case "--measured" -> measured = wholeNumber(flag, value(flag, inlineValue, rest), 1, MAX_ROUND_TRIPS);
@@ -92,7 +100,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
                 default -> throw new UsageException("unknown flag '" + arg + "'");
             }
         }
-        return new BenchmarkOptions(pairs, payloads, primeLimit, jade, url, warmup, measured, csv, help);
+        return new BenchmarkOptions(pairs, payloads, primeLimit, jade, nodes, url, warmup, measured, csv, help);
     }
 
     private static String value(String flag, String inlineValue, Iterator<String> rest) throws UsageException {

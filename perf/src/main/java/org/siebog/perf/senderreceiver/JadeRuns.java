@@ -22,17 +22,29 @@ import jakarta.json.JsonReader;
 
 import org.siebog.examples.senderreceiver.RunResult;
 import org.siebog.perf.senderreceiver.jade.JadeSenderReceiver;
+import org.siebog.perf.senderreceiver.jade.JadeTwoContainerRun;
 
 /**
  * Runs the benchmark on JADE, each configuration in a fresh child JVM with the heap a Siebog node
  * has, so that one run's garbage, threads or OutOfMemoryError cannot touch the next. The child
- * prints one {@link RunStatusJson} line on stdout.
+ * prints one {@link RunStatusJson} line on stdout. With {@code nodes} = 2, two child JVMs with that
+ * heap each: the Receivers in one container, the Senders in another ({@link JadeTwoContainerRun}).
  */
-final class JadeRuns {
+public final class JadeRuns {
 
     static final String HEAP = "-Xmx512m";
     private static final int ERROR_LINES_SHOWN = 5;
 
+    /** @param nodes 1: one container in one JVM; 2: Receivers and Senders in two containers in two JVMs */
+    public RunResult run(RunParameters parameters, int nodes, Duration timeout) throws RunFailedException {
+        return switch (nodes) {
+            case 1 -> run(parameters, timeout);
+            case 2 -> JadeTwoContainerRun.run(parameters, HEAP, System.getProperty("java.class.path"), timeout);
+            default -> throw new IllegalArgumentException("JADE runs on 1 or 2 nodes, not " + nodes);
+        };
+    }
+
+    /** One main container in one JVM. */
     RunResult run(RunParameters parameters, Duration timeout) throws RunFailedException {
         Path childLog = null;
         Process child = null;

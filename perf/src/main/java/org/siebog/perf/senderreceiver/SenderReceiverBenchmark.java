@@ -69,7 +69,7 @@ public final class SenderReceiverBenchmark {
                     RunParameters parameters = new RunParameters(pairs, payload, options.primeLimit(),
                             options.warmup(), options.measured());
                     Duration timeout = parameters.timeout(perRoundTrip);
-                    measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout));
+                    measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout, options.nodes()));
                     if (options.jade()) {
                         measure(Measurement.JADE, parameters, csv, () -> jade.run(parameters, timeout));
                     }
@@ -96,7 +96,7 @@ public final class SenderReceiverBenchmark {
         long start = System.nanoTime();
         try {
             RunResult result = run.measure();
-            Measurement measurement = new Measurement(system, 1, parameters.payloadChars(), result);
+            Measurement measurement = new Measurement(system, options.nodes(), parameters.payloadChars(), result);
             measurements.add(measurement);
             emit(csv, ResultsCsv.row(measurement));
             log(String.format(Locale.ROOT, "%s: %.0f round trips/s, avgRTT %.3f ms, pair RTT spread %.3f–%.3f ms (%.1fx), run took %.1f s",

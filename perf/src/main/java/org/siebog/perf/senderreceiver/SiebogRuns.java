@@ -11,10 +11,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 
 import org.siebog.examples.senderreceiver.RunResult;
@@ -30,7 +32,7 @@ final class SiebogRuns {
 
     private final URI node;
     private final String runs;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     SiebogRuns(URI node) {
         this.node = node;
@@ -47,17 +49,28 @@ final class SiebogRuns {
         }
     }
 
-    RunResult run(RunParameters parameters, Duration timeout) throws RunFailedException {
-        JsonObject body = Json.createObjectBuilder()
+    /**
+     * @param nodes 1: the cluster places the agents as it likes; 2: every Sender on the cluster's
+     *              first node and every Receiver pinned to its second, so each round trip crosses nodes
+     */
+    RunResult run(RunParameters parameters, Duration timeout, int nodes) throws RunFailedException {
+        JsonObjectBuilder body = Json.createObjectBuilder()
                 .add("pairs", parameters.pairs())
                 .add("payloadChars", parameters.payloadChars())
                 .add("primeLimit", parameters.primeLimit())
                 .add("warmup", parameters.warmup())
-                .add("measured", parameters.measured())
-                .build();
+                .add("measured", parameters.measured());
+        if (nodes > 1) {
+            List<String> members = memberNames();
+            if (members.size() < nodes) {
+                throw new RunFailedException("--nodes " + nodes + " needs a cluster of " + nodes + " nodes; " + node
+                        + " has " + members + " (start one with ./siebog run --nodes " + nodes + ")");
+            }
+            body.add("senderNode", members.get(0)).add("receiverNode", members.get(1));
+        }
         JsonObject started = call(HttpRequest.newBuilder(URI.create(runs))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+                .POST(HttpRequest.BodyPublishers.ofString(body.build().toString())));
         URI status = URI.create(runs + "/" + URLEncoder.encode(started.getString("id"), StandardCharsets.UTF_8));
 
         Instant deadline = Instant.now().plus(timeout);
@@ -69,6 +82,13 @@ final class SiebogRuns {
             }
         }
         throw new RunFailedException("no result within " + timeout.toSeconds() + " s (the run goes on in the node)");
+    }
+
+    private List<String> memberNames() throws RunFailedException {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(node + "/api/nodes")).timeout(REQUEST_TIMEOUT).build());
+        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+            return reader.readArray().stream().map(v -> v.asJsonObject().getString("name")).toList();
+        }
     }
 
     /** Sends the request and reads the JSON object it answers; errors become the node's own message. */

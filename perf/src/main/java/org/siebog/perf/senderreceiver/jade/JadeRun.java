@@ -15,15 +15,24 @@ import org.siebog.examples.senderreceiver.RunTally;
 import org.siebog.perf.senderreceiver.RunParameters;
 
 /**
- * Siebog's {@code SenderReceiverRun} on JADE: starts the Receivers and Senders in its container,
- * says "measure" once every pair has warmed up and "stop" once every pair has measured (see
- * {@link RunTally}), then hands the result to the {@link RunOutcome}. Arguments: the
- * {@link RunOutcome}, the {@link RunParameters}.
+ * Siebog's {@code SenderReceiverRun} on JADE: starts the Senders (and, on one node, the Receivers)
+ * in its container, says "measure" once every pair has warmed up and "stop" once every pair has
+ * measured (see {@link RunTally}), then hands the result to the {@link RunOutcome}. Arguments: the
+ * {@link RunOutcome}, the {@link RunParameters}, {@link Receivers}.
  */
 public class JadeRun extends Agent {
 
+    /** Where the Receivers are. */
+    public enum Receivers {
+        /** Started here, beside their Senders. */
+        HERE,
+        /** Already running in another container ({@link JadeReceiverContainer}), named {@link #receiverName}. */
+        ELSEWHERE
+    }
+
     private RunOutcome outcome;
     private RunParameters parameters;
+    private Receivers receivers;
     private RunTally tally;
     private final List<AID> senders = new ArrayList<>();
 
@@ -31,6 +40,7 @@ public class JadeRun extends Agent {
     protected void setup() {
         outcome = (RunOutcome) getArguments()[0];
         parameters = (RunParameters) getArguments()[1];
+        receivers = (Receivers) getArguments()[2];
         tally = new RunTally(parameters.pairs());
         addBehaviour(new MessageBehaviour(this, outcome, this::onMessage));
         // As in Siebog: the pairs are started from the behaviour, not from setup().
@@ -65,7 +75,9 @@ public class JadeRun extends Agent {
     private void startPairs() {
         try {
             for (int i = 0; i < parameters.pairs(); i++) {
-                AID receiver = startAgent("receiver-" + i, JadeReceiver.class, outcome);
+                AID receiver = receivers == Receivers.HERE
+                        ? startAgent(receiverName(i), JadeReceiver.class, outcome)
+                        : new AID(receiverName(i) + "@" + getHap(), AID.ISGUID);
                 senders.add(startAgent("sender-" + i, JadeSender.class, outcome, receiver, getAID(), parameters));
             }
         } catch (ControllerException e) {
@@ -73,6 +85,11 @@ public class JadeRun extends Agent {
             return;
         }
         tellSenders(START);
+    }
+
+    /** Pair {@code i}'s Receiver, on either side. */
+    static String receiverName(int i) {
+        return "receiver-" + i;
     }
 
     private AID startAgent(String name, Class<? extends Agent> type, Object... args) throws ControllerException {

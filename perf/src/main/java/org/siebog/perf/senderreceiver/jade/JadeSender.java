@@ -19,6 +19,7 @@ import org.siebog.perf.senderreceiver.RunParameters;
  */
 public class JadeSender extends Agent {
 
+    private RunOutcome outcome;
     private AID receiver;
     private AID coordinator;
     private ACLMessage request;
@@ -27,6 +28,7 @@ public class JadeSender extends Agent {
     @Override
     protected void setup() {
         Object[] args = getArguments();
+        outcome = (RunOutcome) args[0];
         receiver = (AID) args[1];
         coordinator = (AID) args[2];
         RunParameters parameters = (RunParameters) args[3];
@@ -38,7 +40,7 @@ public class JadeSender extends Agent {
             request.addUserDefinedParameter(JadeReceiver.PRIME_LIMIT, Integer.toString(parameters.primeLimit()));
         }
         meter = new RoundTripMeter(parameters.warmup(), parameters.measured());
-        addBehaviour(new MessageBehaviour(this, (RunOutcome) args[0], this::onMessage));
+        addBehaviour(new MessageBehaviour(this, outcome, this::onMessage));
     }
 
     private void onMessage(ACLMessage message) {
@@ -64,6 +66,11 @@ public class JadeSender extends Agent {
             if (!meter.stopped()) {
                 request();
             }
+        } else if (message.getPerformative() == ACLMessage.FAILURE && !meter.stopped()) {
+            // The AMS says a message could not be delivered (e.g. the Receivers' container is gone):
+            // no reply will come, so the run would only hang.
+            outcome.failed(new IllegalStateException(getLocalName() + " got a FAILURE from " + message.getSender().getName()
+                    + ": " + message.getContent()));
         }
     }
 
