@@ -4,8 +4,8 @@ import java.io.StringReader;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.spi.JsonProvider;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
@@ -24,6 +24,9 @@ import org.siebog.agent.AgentKind;
  */
 public record DirectoryEntry(AID aid, String agentClass, AgentKind kind, String node, boolean pinned,
         Map<String, String> args) {
+
+    /** Looked up once: {@code Json.createXxx} searches the service loader on every call, which showed up hot in profiles. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     public DirectoryEntry {
         args = Map.copyOf(args);
@@ -44,9 +47,9 @@ public record DirectoryEntry(AID aid, String agentClass, AgentKind kind, String 
 
     /** The cache holds strings: no marshalling schema to keep in step with WildFly's ProtoStream. */
     String toJson() {
-        JsonObjectBuilder argsJson = Json.createObjectBuilder();
+        JsonObjectBuilder argsJson = JSON.createObjectBuilder();
         args.forEach(argsJson::add);
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("agentClass", agentClass)
                 .add("kind", kind.name())
                 .add("node", node)
@@ -56,7 +59,7 @@ public record DirectoryEntry(AID aid, String agentClass, AgentKind kind, String 
     }
 
     static DirectoryEntry fromJson(AID aid, String json) {
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(json))) {
             JsonObject o = reader.readObject();
             Map<String, String> args = new LinkedHashMap<>();
             o.getJsonObject("args").forEach((k, v) -> args.put(k, ((JsonString) v).getString()));

@@ -11,11 +11,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import jakarta.json.spi.JsonProvider;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -31,6 +31,9 @@ import org.siebog.agent.AID;
  */
 public final class ACLMessageJson {
 
+    /** Looked up once: {@code Json.createXxx} searches the service loader on every call, which showed up hot in profiles. */
+    private static final JsonProvider JSON = JsonProvider.provider();
+
     private static final Set<String> FIELDS = Set.of("performative", "sender", "receivers", "replyTo", "content",
             "language", "encoding", "ontology", "protocol", "conversationId", "replyWith", "inReplyTo", "replyBy",
             "userProperties");
@@ -39,9 +42,9 @@ public final class ACLMessageJson {
     }
 
     public static JsonObject toJson(ACLMessage msg) {
-        JsonObjectBuilder json = Json.createObjectBuilder().add("performative", msg.performative().name());
+        JsonObjectBuilder json = JSON.createObjectBuilder().add("performative", msg.performative().name());
         addIfPresent(json, "sender", msg.sender());
-        JsonArrayBuilder receivers = Json.createArrayBuilder();
+        JsonArrayBuilder receivers = JSON.createArrayBuilder();
         msg.receivers().forEach(aid -> receivers.add(aid.toString()));
         json.add("receivers", receivers);
         addIfPresent(json, "replyTo", msg.replyTo());
@@ -55,7 +58,7 @@ public final class ACLMessageJson {
         addIfPresent(json, "inReplyTo", msg.inReplyTo());
         addIfPresent(json, "replyBy", msg.replyBy());
         if (!msg.userProperties().isEmpty()) {
-            JsonObjectBuilder props = Json.createObjectBuilder();
+            JsonObjectBuilder props = JSON.createObjectBuilder();
             msg.userProperties().forEach(props::add);
             json.add("userProperties", props);
         }
@@ -67,7 +70,7 @@ public final class ACLMessageJson {
     }
 
     public static ACLMessage read(String json) {
-        try (var reader = Json.createReader(new StringReader(json))) {
+        try (var reader = JSON.createReader(new StringReader(json))) {
             return fromJson(reader.readObject());
         } catch (JsonParsingException e) {
             throw new MalformedMessageException("the message is not valid JSON: " + e.getMessage(), e);
