@@ -1,0 +1,462 @@
+// One device session: everything between a `join` and the socket closing, as plain logic with its
+// transport, Workers and timers handed in, so Node's test runner can drive it with fakes. The
+// browser glue (WebSocket, Worker, heartbeats, reconnecting) is in device.js.
+import { validateMessage } from './acl.js';
+
+/** The protocol's default bound on a frame, until `welcome` says otherwise. */
+export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024;
+/** How long an agent's onStop may take before its Worker is ended anyway. */
+export const STOP_TIMEOUT_MS = 5000;
+
+/** A request the server (or the library, before sending) refused; `status` is an HTTP status. */
+export class SiebogError extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.name = 'SiebogError';
+    this.status = status;
+  }
+}
+
+/**
+ * Splits a message's receivers into those hosted here and the rest.
+ * @param {string[]} receivers canonical AIDs
+ * @param {(aid: string) => boolean} isLocal
+ * @returns {{local: string[], remote: string[]}}
+ */
+export function splitReceivers(receivers, isLocal) {
+  const local = [];
+  const remote = [];
+  for (const aid of new Set(receivers)) (isLocal(aid) ? local : remote).push(aid);
+  return { local, remote };
+}
+
+/**
+ * Per-agent delivery bookkeeping: drops repeated `seq`s and coalesces acks, so one `ack` covers
+ * every delivery handled since the last flush.
+ */
+export class AckTracker {
+  constructor() {
+    /** @type {Map<string, number>} highest seq received per agent */
+    this.received = new Map();
+    /** @type {Map<string, number>} highest seq handled and not yet acknowledged */
+    this.pending = new Map();
+  }
+
+  /** Whether a delivery is new (true) or a repeat of one already received (false). */
+  accept(aid, seq) {
+    const last = this.received.get(aid);
+    if (last !== undefined && seq <= last) return false;
+    this.received.set(aid, seq);
+    return true;
+  }
+
+  /** The agent finished handling delivery `seq` (deliveries finish in order). */
+  handled(aid, seq) {
+    if (seq > (this.pending.get(aid) ?? 0)) this.pending.set(aid, seq);
+  }
+
+  /** @returns {{aid: string, seq: number}[]} acks to send now; clears them */
+  drain() {
+    const acks = [...this.pending].map(([aid, seq]) => ({ aid, seq }));
+    this.pending.clear();
+    return acks;
+  }
+
+  forget(aid) {
+    this.received.delete(aid);
+    this.pending.delete(aid);
+  }
+}
+
+/**
+ * Messages per second from a running total, over a sliding window of recent samples.
+ */
+export class RateMeter {
+  /** @param {number} windowMs */
+  constructor(windowMs = 3000) {
+    this.windowMs = windowMs;
+    /** @type {{t: number, total: number}[]} */
+    this.samples = [];
+  }
+
+  /** Records the total at time `t` (ms) and returns the rate over the window. */
+  sample(total, t) {
+    this.samples.push({ t, total });
+    while (this.samples.length > 2 && t - this.samples[1].t >= this.windowMs) this.samples.shift();
+    const first = this.samples[0];
+    const dt = t - first.t;
+    return dt > 0 ? ((total - first.total) * 1000) / dt : 0;
+  }
+}
+
+/**
+ * @typedef {{post(command: object): void, terminate(): void}} AgentHost
+ * @typedef {{
+ *   send(text: string): void,
+ *   createAgentHost(aid: string, onMessage: (data: object) => void): AgentHost,
+ *   resolveModule(path: string): string,
+ *   emit(type: string, detail: object): void,
+ *   setTimeout?: (fn: () => void, ms: number) => any,
+ *   clearTimeout?: (handle: any) => void,
+ * }} SessionEnv
+ * @typedef {{aid: string, agentClass: string, module: string, state: 'starting'|'running'|'stopping',
+ *   handled: number, host: AgentHost, stopTimer: any}} HostedAgent
+ */
+
+export class DeviceSession {
+  /** @param {SessionEnv} env */
+  constructor(env) {
+    this.env = env;
+    this.setTimeout = env.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimeout = env.clearTimeout ?? ((h) => clearTimeout(h));
+    /** @type {string|null} */
+    this.deviceId = null;
+    this.platform = null;
+    this.heartbeatMs = null;
+    this.maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+    /** @type {Map<string, HostedAgent>} */
+    this.agents = new Map();
+    this.acks = new AckTracker();
+    this.ackFlushScheduled = false;
+    /** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void}>} */
+    this.requests = new Map();
+    this.nextRef = 1;
+    this.handledTotal = 0;
+    this.sentTotal = 0;
+    this.closed = false;
+    this.welcome = new Promise((resolve, reject) => {
+      this.resolveWelcome = resolve;
+      this.rejectWelcome = reject;
+    });
+    this.welcome.catch(() => {}); // the caller of join() sees it; a later close must not be "unhandled"
+  }
+
+  // ---- device → server ----------------------------------------------------------------------
+
+  /** Sends `join`; resolves with the `welcome` frame. */
+  join(computeUnits, label) {
+    this.write({ op: 'join', computeUnits, ...(label ? { label: String(label).slice(0, 100) } : {}) });
+    return this.welcome;
+  }
+
+  heartbeat() {
+    this.write({ op: 'heartbeat' });
+  }
+
+  reportComputeUnits(computeUnits) {
+    this.write({ op: 'computeUnits', computeUnits });
+  }
+
+  /** Acks are sent before leaving so handled messages are not delivered again elsewhere. */
+  leave() {
+    this.flushAcks();
+    this.write({ op: 'leave' });
+  }
+
+  /**
+   * A message from the page: `sender` null (or an agent this device hosts).
+   * @returns {Promise<void>}
+   */
+  sendMessage(msg) {
+    let message;
+    try {
+      message = validateMessage(msg);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (message.sender && !this.agents.has(message.sender)) {
+      return Promise.reject(new SiebogError(403, `sender must be null or an agent hosted by this device, got '${message.sender}'`));
+    }
+    return this.route(message);
+  }
+
+  /**
+   * Starts any agent, server or client, like POST /api/agents.
+   * @returns {Promise<{aid: string, location: string}>}
+   */
+  spawn(agentClass, name, args = {}) {
+    if (typeof agentClass !== 'string' || !agentClass) return Promise.reject(new SiebogError(400, 'agentClass must be a class name (a non-empty string)'));
+    if (typeof name !== 'string' || !name) return Promise.reject(new SiebogError(400, 'name must be a non-empty string'));
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return Promise.reject(new SiebogError(400, 'args must be an object of strings'));
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== 'string') return Promise.reject(new SiebogError(400, `args.${key} must be a string, got ${typeof value}`));
+    }
+    return this.request('spawn', { agentClass, name, args }).then(({ aid, location }) => ({ aid, location }));
+  }
+
+  /** Sends the acks gathered since the last flush, one per agent. */
+  flushAcks() {
+    this.ackFlushScheduled = false;
+    if (this.closed) return;
+    for (const { aid, seq } of this.acks.drain()) this.write({ op: 'ack', aid, seq });
+  }
+
+  // ---- server → device ----------------------------------------------------------------------
+
+  /** Handles one frame from the server (already parsed). */
+  receive(frame) {
+    if (this.closed) return;
+    switch (frame.op) {
+      case 'welcome':
+        this.deviceId = frame.device;
+        this.platform = frame.platform ?? null;
+        this.heartbeatMs = frame.heartbeatMs;
+        if (frame.maxFrameBytes > 0) this.maxFrameBytes = frame.maxFrameBytes;
+        this.resolveWelcome(frame);
+        break;
+      case 'heartbeat':
+        break;
+      case 'start':
+        this.start(frame);
+        break;
+      case 'stop':
+        this.stop(frame.aid);
+        break;
+      case 'deliver':
+        this.deliver(frame);
+        break;
+      case 'sent':
+      case 'spawned':
+        this.settle(frame.ref, null, frame);
+        break;
+      case 'error': {
+        const error = new SiebogError(frame.status ?? 500, frame.error ?? 'unknown error');
+        if (frame.ref != null && this.requests.has(frame.ref)) this.settle(frame.ref, error);
+        else this.env.emit('error', { status: error.status, error: error.message });
+        break;
+      }
+      default:
+        // Unknown ops from a newer server are ignored, as unknown fields are.
+        break;
+    }
+  }
+
+  start({ aid, agentClass, module, args }) {
+    if (typeof aid !== 'string' || typeof module !== 'string') {
+      this.env.emit('error', { status: 400, error: `the server sent a start without aid or module: ${JSON.stringify({ aid, module })}` });
+      return;
+    }
+    const existing = this.agents.get(aid);
+    if (existing) {
+      if (existing.state === 'running') this.write({ op: 'started', aid });
+      return;
+    }
+    const host = this.env.createAgentHost(aid, (data) => this.fromAgent(aid, data));
+    /** @type {HostedAgent} */
+    const agent = { aid, agentClass: agentClass ?? module, module, state: 'starting', handled: 0, host, stopTimer: null };
+    this.agents.set(aid, agent);
+    host.post({ type: 'start', module: this.env.resolveModule(module), aid, args: args ?? {} });
+    this.agentsChanged();
+  }
+
+  stop(aid) {
+    const agent = this.agents.get(aid);
+    if (!agent) {
+      // Not here (already ended, or its onStart failed): it is stopped, which is what was asked.
+      this.write({ op: 'stopped', aid });
+      return;
+    }
+    if (agent.state === 'stopping') return;
+    agent.state = 'stopping';
+    agent.host.post({ type: 'stop' });
+    // An onStop that never returns must not keep the agent, nor the server waiting, forever.
+    agent.stopTimer = this.setTimeout(() => this.ended(aid), STOP_TIMEOUT_MS);
+    this.agentsChanged();
+  }
+
+  deliver({ aid, seq, message }) {
+    const agent = this.agents.get(aid);
+    if (!agent || agent.state === 'stopping') {
+      // Not acknowledged, so the server still holds it for the agent's next host.
+      this.env.emit('error', { status: 404, error: `a delivery for ${aid}, which is not running on this device` });
+      return;
+    }
+    if (!this.acks.accept(aid, seq)) {
+      // A repeat of a delivery already received: acknowledge again once handled, never re-handle.
+      this.acks.handled(aid, seq);
+      this.scheduleAckFlush();
+      return;
+    }
+    agent.host.post({ type: 'deliver', message, seq });
+  }
+
+  // ---- worker → device ----------------------------------------------------------------------
+
+  /** Handles one report from an agent's Worker. */
+  fromAgent(aid, data) {
+    const agent = this.agents.get(aid);
+    if (!agent || this.closed) return;
+    switch (data.type) {
+      case 'started':
+        if (agent.state === 'starting') agent.state = 'running';
+        this.write({ op: 'started', aid });
+        this.agentsChanged();
+        break;
+      case 'handled':
+        agent.handled++;
+        this.handledTotal++;
+        if (data.seq != null) {
+          this.acks.handled(aid, data.seq);
+          this.scheduleAckFlush();
+        }
+        break;
+      case 'agentError':
+        this.write({ op: 'agentError', aid, phase: data.phase, error: String(data.error) });
+        this.env.emit('agenterror', { aid, phase: data.phase, error: String(data.error) });
+        if (data.phase === 'start') this.remove(agent); // the agent is over; the server unregisters it
+        break;
+      case 'send':
+        this.sendFromAgent(agent, data.id, data.message);
+        break;
+      case 'stopped':
+        this.ended(aid);
+        break;
+      default:
+        break;
+    }
+  }
+
+  sendFromAgent(agent, id, msg) {
+    let promise;
+    try {
+      // The worker already checked it; the sender is set here too, so no agent speaks for another.
+      promise = this.route(validateMessage({ ...msg, sender: agent.aid }));
+    } catch (e) {
+      promise = Promise.reject(e);
+    }
+    promise.then(
+      () => agent.host.post({ type: 'sendResult', id, error: null }),
+      (e) => {
+        this.env.emit('error', { aid: agent.aid, status: e.status ?? 400, error: e.message });
+        agent.host.post({ type: 'sendResult', id, error: e.message });
+      },
+    );
+  }
+
+  /**
+   * Delivers to receivers on this device directly and sends the message once to the server for
+   * all the others.
+   * @returns {Promise<void>}
+   */
+  route(message) {
+    const { local, remote } = splitReceivers(message.receivers, (aid) => {
+      const agent = this.agents.get(aid);
+      return agent !== undefined && agent.state !== 'stopping';
+    });
+    this.sentTotal++;
+    for (const aid of local) this.agents.get(aid).host.post({ type: 'deliver', message, seq: null });
+    if (local.length > 0 && remote.length === 0) return Promise.resolve();
+    // With nothing local, the message goes as it is, so the server judges it whole (e.g. no receivers).
+    const toServer = local.length === 0 ? message : { ...message, receivers: remote };
+    return this.request('send', { message: toServer }).then(() => undefined);
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  request(op, fields) {
+    if (this.closed) return Promise.reject(new SiebogError(503, 'the device is not connected'));
+    const ref = this.nextRef++;
+    return new Promise((resolve, reject) => {
+      this.requests.set(ref, { resolve, reject });
+      try {
+        this.write({ op, ...fields, ref });
+      } catch (e) {
+        this.requests.delete(ref);
+        reject(e);
+      }
+    });
+  }
+
+  settle(ref, error, value) {
+    const request = this.requests.get(ref);
+    if (!request) return;
+    this.requests.delete(ref);
+    if (error) request.reject(error); else request.resolve(value);
+  }
+
+  /** Serialises and sends a frame; a frame over the limit is refused here, before the server closes on it. */
+  write(frame) {
+    if (this.closed) return;
+    const text = JSON.stringify(frame);
+    // Cheap upper bound first: no UTF-16 unit takes more than 3 bytes in UTF-8.
+    if (text.length * 3 > this.maxFrameBytes) {
+      const bytes = new TextEncoder().encode(text).length;
+      if (bytes > this.maxFrameBytes) {
+        throw new SiebogError(413, `the ${frame.op} frame is ${bytes} bytes; a frame is at most ${this.maxFrameBytes}`);
+      }
+    }
+    this.env.send(text);
+  }
+
+  scheduleAckFlush() {
+    if (this.ackFlushScheduled) return;
+    this.ackFlushScheduled = true;
+    // A short pause lets a burst of handled deliveries share one ack per agent.
+    this.setTimeout(() => this.flushAcks(), 10);
+  }
+
+  ended(aid) {
+    const agent = this.agents.get(aid);
+    if (!agent) return;
+    this.remove(agent);
+    this.write({ op: 'stopped', aid });
+  }
+
+  remove(agent) {
+    if (agent.stopTimer !== null) this.clearTimeout(agent.stopTimer);
+    // Acks for what it handled go first, so none of it is delivered again.
+    this.flushAcks();
+    agent.host.terminate();
+    this.agents.delete(agent.aid);
+    this.acks.forget(agent.aid);
+    this.agentsChanged();
+  }
+
+  agentsChanged() {
+    this.env.emit('agents', { agents: this.agentList() });
+  }
+
+  /** @returns {{aid: string, agentClass: string, state: string, handled: number}[]} */
+  agentList() {
+    return [...this.agents.values()].map(({ aid, agentClass, state, handled }) => ({ aid, agentClass, state, handled }));
+  }
+
+  /**
+   * The socket is gone: every Worker ends (the server restarts these agents elsewhere) and every
+   * open request fails.
+   */
+  close(reason = 'the connection closed') {
+    if (this.closed) return;
+    this.closed = true;
+    for (const agent of this.agents.values()) {
+      if (agent.stopTimer !== null) this.clearTimeout(agent.stopTimer);
+      agent.host.terminate();
+    }
+    this.agents.clear();
+    const error = new SiebogError(503, reason);
+    for (const request of this.requests.values()) request.reject(error);
+    this.requests.clear();
+    this.rejectWelcome(error);
+    this.env.emit('agents', { agents: [] });
+  }
+}
+
+/**
+ * The device WebSocket URL: `url` if given (ws:, wss:, or an http(s) base of the server), else the
+ * host the library was loaded from.
+ * @param {string|undefined} url
+ * @param {string} moduleUrl import.meta.url of the library
+ */
+export function deviceSocketUrl(url, moduleUrl) {
+  const base = new URL(url ?? moduleUrl);
+  if (base.protocol === 'ws:' || base.protocol === 'wss:') {
+    if (url) return base.href;
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(base.protocol)) {
+    throw new Error(`cannot derive the Siebog server from ${base.href}; pass {url: 'ws://host:port/siebog/ws/device'}`);
+  }
+  const target = new URL('/siebog/ws/device', base);
+  target.protocol = base.protocol === 'https:' || base.protocol === 'wss:' ? 'wss:' : 'ws:';
+  return target.href;
+}
