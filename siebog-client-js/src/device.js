@@ -2,7 +2,7 @@
 // in Web Workers. The protocol is docs/device-protocol.md; the frame logic is in session.js, this
 // file adds the socket, the Workers, heartbeats, reconnecting and events for the page.
 import { DeviceSession, RateMeter, SiebogError, deviceSocketUrl } from './session.js';
-import { ComputeUnitBenchmark } from './compute-units.js';
+import { ComputeUnitBenchmark, MAX_COMPUTE_UNITS } from './compute-units.js';
 
 const MAX_BACKOFF_MS = 30_000;
 const LEAVE_TIMEOUT_MS = 5000;
@@ -44,6 +44,9 @@ export class Device extends EventTarget {
   /** @param {import('../index').JoinOptions} [options] */
   constructor({ url, label, computeUnits, reconnect = true, WebSocket: Socket, createAgentHost } = {}) {
     super();
+    if (computeUnits != null && !(computeUnits > 0 && computeUnits <= MAX_COMPUTE_UNITS)) {
+      throw new RangeError(`computeUnits must be above 0 and at most ${MAX_COMPUTE_UNITS}, got ${computeUnits}`);
+    }
     this.url = deviceSocketUrl(url, import.meta.url);
     this.label = label ?? null;
     this.computeUnits = computeUnits ?? null;
@@ -142,7 +145,13 @@ export class Device extends EventTarget {
     socket.onmessage = (event) => this.onFrame(session, event.data);
     socket.onclose = (event) => this.onClose(socket, event.code, event.reason);
 
-    const welcome = await session.welcome;
+    let welcome;
+    try {
+      welcome = await session.welcome;
+    } catch (e) {
+      if (this.socket === socket) socket.close(1000, 'join refused');
+      throw e;
+    }
     this.id = welcome.device;
     this.platform = welcome.platform ?? null;
     this.attempt = 0;

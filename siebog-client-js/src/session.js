@@ -223,6 +223,7 @@ export class DeviceSession {
       case 'error': {
         const error = new SiebogError(frame.status ?? 500, frame.error ?? 'unknown error');
         if (frame.ref != null && this.requests.has(frame.ref)) this.settle(frame.ref, error);
+        else if (this.deviceId === null) this.rejectWelcome(error); // the join itself was refused
         else this.env.emit('error', { status: error.status, error: error.message });
         break;
       }
@@ -253,8 +254,8 @@ export class DeviceSession {
   stop(aid) {
     const agent = this.agents.get(aid);
     if (!agent) {
-      // Not here (already ended, or its onStart failed): it is stopped, which is what was asked.
-      this.write({ op: 'stopped', aid });
+      // Not here (already ended, or its onStart failed): nothing to stop, and a `stopped` for an
+      // agent this device does not host would only earn a 403.
       return;
     }
     if (agent.state === 'stopping') return;

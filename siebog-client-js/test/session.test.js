@@ -52,6 +52,13 @@ test('join sends computeUnits and label, welcome resolves it', async () => {
   assert.equal(f.session.maxFrameBytes, 2048);
 });
 
+test('a refused join rejects the welcome', async () => {
+  const f = fixture();
+  const welcome = f.session.join(0);
+  f.session.receive({ op: 'error', status: 400, error: "'computeUnits' must be a number above 0" });
+  await assert.rejects(welcome, { status: 400 });
+});
+
 test('start runs the module in a new host and answers started', async () => {
   const f = await joined();
   const host = startAgent(f, 'e@siebog', false);
@@ -245,10 +252,10 @@ test('stop: an onStop that hangs is cut short after the timeout', async () => {
   assert.deepEqual(f.take(), [{ op: 'stopped', aid: 'e@siebog' }]);
 });
 
-test('stop of an agent not here answers stopped', async () => {
+test('stop of an agent not here (its onStart failed) is ignored', async () => {
   const f = await joined();
   f.session.receive({ op: 'stop', aid: 'ghost@siebog' });
-  assert.deepEqual(f.take(), [{ op: 'stopped', aid: 'ghost@siebog' }]);
+  assert.deepEqual(f.take(), []);
 });
 
 test('close ends every Worker and fails open requests', async () => {
