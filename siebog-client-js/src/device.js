@@ -107,7 +107,11 @@ export class Device extends EventTarget {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      this.addEventListener('closed', () => resolve(), { once: true });
+      let timer = null;
+      this.addEventListener('closed', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
       if (this.session.deviceId === null) {
         socket.close(1000, 'leaving before joining'); // not joined yet: nothing to hand over
         return;
@@ -118,7 +122,7 @@ export class Device extends EventTarget {
         // fall through to the timeout below
       }
       // Normally the server closes with 1000; if it does not, close from here.
-      setTimeout(() => { if (this.socket === socket) socket.close(1000, 'leaving'); }, LEAVE_TIMEOUT_MS);
+      timer = setTimeout(() => { if (this.socket === socket) socket.close(1000, 'leaving'); }, LEAVE_TIMEOUT_MS);
     });
   }
 
