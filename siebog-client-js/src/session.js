@@ -144,10 +144,6 @@ export class DeviceSession {
     this.write({ op: 'heartbeat' });
   }
 
-  reportComputeUnits(computeUnits) {
-    this.write({ op: 'computeUnits', computeUnits });
-  }
-
   /** Acks are sent before leaving so handled messages are not delivered again elsewhere. */
   leave() {
     this.flushAcks();
