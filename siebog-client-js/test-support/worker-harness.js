@@ -1,5 +1,6 @@
 // Loads src/worker.js in this process with `self` standing in for a Worker's global scope. Node's
-// test runner gives each test file its own process, so each file hosts one agent.
+// test runner gives each test file its own process, so each file hosts one agent. This lives
+// outside test/ because `node --test` runs every .js file under a test/ directory.
 export const posted = [];
 
 export async function loadWorker() {

@@ -1,7 +1,7 @@
 // A module that does not default-export an Agent subclass fails to start, saying what is expected.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadWorker, command, settle, take, agentModule } from './worker-harness.js';
+import { loadWorker, command, settle, take, agentModule } from '../test-support/worker-harness.js';
 
 await loadWorker();
 

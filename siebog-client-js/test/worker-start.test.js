@@ -1,7 +1,7 @@
 // A Worker whose agent throws in onStart reports phase start and handles nothing afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadWorker, command, settle, take, agentModule } from './worker-harness.js';
+import { loadWorker, command, settle, take, agentModule } from '../test-support/worker-harness.js';
 
 await loadWorker();
 

@@ -1,7 +1,7 @@
-// Drives src/worker.js in-process (see worker-harness.js).
+// Drives src/worker.js in-process (see test-support/worker-harness.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadWorker, command, settle, take, agentModule } from './worker-harness.js';
+import { loadWorker, command, settle, take, agentModule } from '../test-support/worker-harness.js';
 
 await loadWorker();
 const module = agentModule('Recorder');
