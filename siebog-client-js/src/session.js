@@ -402,8 +402,9 @@ export class DeviceSession {
 
   remove(agent) {
     if (agent.stopTimer !== null) this.clearTimeout(agent.stopTimer);
-    // Acks for what it handled go first, so none of it is delivered again.
-    this.flushAcks();
+    // An agent that failed to start may have pending acks that matter; one the server stopped is
+    // gone from the server already, and acks for it would only be refused.
+    if (agent.state !== 'stopping') this.flushAcks();
     agent.host.terminate();
     this.agents.delete(agent.aid);
     this.acks.forget(agent.aid);
