@@ -2,7 +2,7 @@
 // onMessage when the content is "boom", and otherwise echoes like Echo.
 import { Agent } from '../js/agent.js';
 
-export default class Thrower extends Agent {
+export default class Faulty extends Agent {
   onStart(args) {
     if (args.failStart === 'true') throw new Error('failStart was requested');
   }

@@ -1,0 +1,162 @@
+package org.siebog.device;
+
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import jakarta.json.JsonObject;
+
+import org.siebog.agent.AID;
+import org.siebog.agent.Agent;
+import org.siebog.agent.AgentContext;
+import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.cluster.RemoteNodeException;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.ACLMessageJson;
+import org.siebog.platform.SiebogException;
+
+/**
+ * The server side of a client agent. It sits in an ordinary mailbox, so messages to a client agent
+ * are routed, ordered and bounded like any agent's; handling one means pushing it to the device.
+ * Every delivery is kept until the device acknowledges it, so when the device goes away the agent
+ * is started on another device and gets, in order, what the old one had not acknowledged.
+ */
+final class ClientAgentProxy implements Agent {
+
+    static final long START_TIMEOUT_MS = 10_000;
+
+    private record Delivery(long seq, JsonObject message) {
+    }
+
+    private final AID aid;
+    private final String agentClass;
+    private final String module;
+    private final Map<String, String> args;
+    private final DevicePush push;
+
+    private String device;
+    private boolean running;
+    private long launchedAt;
+    private CompletableFuture<Void> starting = new CompletableFuture<>();
+    private long seq;
+    private final ArrayDeque<Delivery> unacked = new ArrayDeque<>();
+
+    ClientAgentProxy(AID aid, String agentClass, String module, Map<String, String> args, String device, DevicePush push) {
+        this.aid = aid;
+        this.agentClass = agentClass;
+        this.module = module;
+        this.args = Map.copyOf(args);
+        this.device = device;
+        this.push = push;
+    }
+
+    AID aid() {
+        return aid;
+    }
+
+    /** First start, on the device it was placed on: waits until the device has run {@code onStart}. */
+    @Override
+    public void start(AgentContext context, Map<String, String> ignored) {
+        CompletableFuture<Void> started = launch(device);
+        try {
+            started.get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            stopOnDevice();
+            throw new RemoteNodeException("device " + device + " did not start " + aid + " within " + START_TIMEOUT_MS + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemoteNodeException("interrupted while device " + device + " started " + aid);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof SiebogException refusal ? refusal : new RemoteNodeException(e.getCause().toString());
+        }
+    }
+
+    /** Starts the agent on {@code onDevice} from its start arguments; completes when it has started there. */
+    synchronized CompletableFuture<Void> launch(String onDevice) {
+        device = onDevice;
+        running = false;
+        launchedAt = System.currentTimeMillis();
+        starting = new CompletableFuture<>();
+        push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args));
+        return starting;
+    }
+
+    @Override
+    public synchronized void handle(AgentContext context, ACLMessage message) {
+        Delivery delivery = new Delivery(++seq, ACLMessageJson.toJson(message));
+        unacked.add(delivery);
+        if (running) {
+            push.toDevice(device, DeviceFrames.deliver(aid, delivery.seq(), delivery.message()));
+        }
+    }
+
+    synchronized void started(String fromDevice) {
+        if (!fromDevice.equals(device) || running) {
+            return;
+        }
+        running = true;
+        for (Delivery d : unacked) {
+            push.toDevice(device, DeviceFrames.deliver(aid, d.seq(), d.message()));
+        }
+        starting.complete(null);
+    }
+
+    synchronized void failedToStart(String fromDevice, String error) {
+        if (fromDevice.equals(device) && !running) {
+            starting.completeExceptionally(new InvalidAgentRequestException("agent " + aid + " failed to start on device "
+                    + fromDevice + ": " + error));
+        }
+    }
+
+    synchronized void acknowledged(String fromDevice, long upTo) {
+        if (!fromDevice.equals(device)) {
+            return;
+        }
+        while (!unacked.isEmpty() && unacked.peek().seq() <= upTo) {
+            unacked.poll();
+        }
+    }
+
+    /** Its device: null while it waits for one. */
+    synchronized String device() {
+        return device;
+    }
+
+    /** Started on a device that has not confirmed within the timeout: worth trying another. */
+    synchronized boolean startOverdue(long now) {
+        return device != null && !running && now - launchedAt > START_TIMEOUT_MS;
+    }
+
+    /** Its device is gone: deliveries wait (unacknowledged ones included) until it runs somewhere again. */
+    synchronized void detach() {
+        device = null;
+        running = false;
+    }
+
+    @Override
+    public void stop(AgentContext context) {
+        stopOnDevice();
+    }
+
+    private synchronized void stopOnDevice() {
+        if (device != null) {
+            push.toDevice(device, DeviceFrames.stop(aid));
+        }
+        device = null;
+        running = false;
+    }
+
+    /** A client agent's state lives with it on its device (and, with detached agents, in Cassandra). */
+    @Override
+    public byte[] saveState() {
+        throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");
+    }
+
+    @Override
+    public void restoreState(AgentContext context, byte[] state) {
+        throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");
+    }
+}

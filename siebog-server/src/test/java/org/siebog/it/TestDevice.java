@@ -1,0 +1,157 @@
+package org.siebog.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+/**
+ * A device played by a test over the real WebSocket (docs/device-protocol.md): it sends frames
+ * and reads what the server sends, in order. Heartbeats go out on their own once joined.
+ */
+final class TestDevice implements AutoCloseable {
+
+    /** The heartbeat interval the test server runs with ({@code -Dsiebog.device.heartbeat-ms} in arquillian.xml). */
+    static final long HEARTBEAT_MS = 1_000;
+
+    private final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
+    private final WebSocket socket;
+    private String id;
+
+    private TestDevice(URI uri) {
+        socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() {
+            private final StringBuilder partial = new StringBuilder();
+
+            @Override
+            public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+                partial.append(data);
+                if (last) {
+                    frames.add(Json.createReader(new StringReader(partial.toString())).readObject());
+                    partial.setLength(0);
+                }
+                ws.request(1);
+                return null;
+            }
+
+            @Override
+            public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+                closed.complete(statusCode);
+                return null;
+            }
+
+            @Override
+            public void onError(WebSocket ws, Throwable error) {
+                closed.completeExceptionally(error);
+            }
+        }).join();
+    }
+
+    /** Opens a socket without joining. */
+    static TestDevice open(SiebogApi siebog) {
+        URI http = siebog.uri("");
+        return new TestDevice(URI.create(http.toString().replaceFirst("^http", "ws").replace("/api/", "/ws/device")));
+    }
+
+    /** Opens, joins with {@code computeUnits}, and keeps heartbeating. */
+    static TestDevice join(SiebogApi siebog, double computeUnits) {
+        TestDevice device = open(siebog);
+        device.send(Json.createObjectBuilder().add("op", "join").add("computeUnits", computeUnits).add("label", "test").build());
+        JsonObject welcome = device.next("welcome");
+        device.id = welcome.getString("device");
+        device.heartbeats.scheduleAtFixedRate(() -> device.send("{\"op\":\"heartbeat\"}"), HEARTBEAT_MS / 2, HEARTBEAT_MS / 2,
+                TimeUnit.MILLISECONDS);
+        return device;
+    }
+
+    String id() {
+        return id;
+    }
+
+    synchronized void send(String frame) {
+        socket.sendText(frame, true).join();
+    }
+
+    void send(JsonObject frame) {
+        send(frame.toString());
+    }
+
+    synchronized void sendBinary(byte[] bytes) {
+        socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
+    }
+
+    /** The next frame with {@code op}, skipping heartbeats; fails after 30 s. */
+    JsonObject next(String op) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try {
+            while (true) {
+                JsonObject frame = frames.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (frame == null) {
+                    fail("no '" + op + "' frame within 30 s");
+                }
+                if (frame.getString("op").equals("heartbeat") && !op.equals("heartbeat")) {
+                    continue;
+                }
+                assertEquals(op, frame.getString("op"), () -> "expected '" + op + "', got " + frame);
+                return frame;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Answers a {@code start} for a client agent as a device that ran its onStart. */
+    JsonObject startAgent() {
+        JsonObject start = next("start");
+        send(Json.createObjectBuilder().add("op", "started").add("aid", start.getString("aid")).build());
+        return start;
+    }
+
+    /** The close code the server closed with; fails after 30 s. */
+    int closeCode() {
+        try {
+            return closed.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("the server did not close the socket: " + e, e);
+        }
+    }
+
+    boolean isOpen() {
+        return !closed.isDone();
+    }
+
+    void stopHeartbeats() {
+        heartbeats.shutdownNow();
+    }
+
+    @Override
+    public void close() {
+        heartbeats.shutdownNow();
+        if (!socket.isOutputClosed()) {
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye");
+        }
+    }
+
+    /** Closes the TCP connection without a close frame, like a browser tab that crashed. */
+    void vanish() {
+        heartbeats.shutdownNow();
+        socket.abort();
+    }
+}
