@@ -24,7 +24,7 @@ import jakarta.json.JsonObject;
  * A device played by a test over the real WebSocket (docs/device-protocol.md): it sends frames
  * and reads what the server sends, in order. Heartbeats go out on their own once joined.
  */
-final class TestDevice implements AutoCloseable {
+public final class TestDevice implements AutoCloseable {
 
     /** The heartbeat interval the test server runs with ({@code -Dsiebog.device.heartbeat-ms} in arquillian.xml). */
     static final long HEARTBEAT_MS = 1_000;
@@ -65,13 +65,21 @@ final class TestDevice implements AutoCloseable {
 
     /** Opens a socket without joining. */
     static TestDevice open(SiebogApi siebog) {
-        URI http = siebog.uri("");
-        return new TestDevice(URI.create(http.toString().replaceFirst("^http", "ws").replace("/api/", "/ws/device")));
+        return open(siebog.uri(""));
+    }
+
+    /** Opens a socket to the node whose REST API is at {@code api} ({@code http://host:port/siebog/api/}). */
+    public static TestDevice open(URI api) {
+        return new TestDevice(URI.create(api.toString().replaceFirst("^http", "ws").replaceFirst("/api/?$", "/ws/device")));
+    }
+
+    static TestDevice join(SiebogApi siebog, double computeUnits) {
+        return join(siebog.uri(""), computeUnits);
     }
 
     /** Opens, joins with {@code computeUnits}, and keeps heartbeating. */
-    static TestDevice join(SiebogApi siebog, double computeUnits) {
-        TestDevice device = open(siebog);
+    public static TestDevice join(URI api, double computeUnits) {
+        TestDevice device = open(api);
         device.send(Json.createObjectBuilder().add("op", "join").add("computeUnits", computeUnits).add("label", "test").build());
         JsonObject welcome = device.next("welcome");
         device.id = welcome.getString("device");
@@ -80,24 +88,24 @@ final class TestDevice implements AutoCloseable {
         return device;
     }
 
-    String id() {
+    public String id() {
         return id;
     }
 
-    synchronized void send(String frame) {
+    public synchronized void send(String frame) {
         socket.sendText(frame, true).join();
     }
 
-    void send(JsonObject frame) {
+    public void send(JsonObject frame) {
         send(frame.toString());
     }
 
-    synchronized void sendBinary(byte[] bytes) {
+    public synchronized void sendBinary(byte[] bytes) {
         socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
     }
 
     /** The next frame with {@code op}, skipping heartbeats; fails after 30 s. */
-    JsonObject next(String op) {
+    public JsonObject next(String op) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         try {
             while (true) {
@@ -118,14 +126,14 @@ final class TestDevice implements AutoCloseable {
     }
 
     /** Answers a {@code start} for a client agent as a device that ran its onStart. */
-    JsonObject startAgent() {
+    public JsonObject startAgent() {
         JsonObject start = next("start");
         send(Json.createObjectBuilder().add("op", "started").add("aid", start.getString("aid")).build());
         return start;
     }
 
     /** The close code the server closed with; fails after 30 s. */
-    int closeCode() {
+    public int closeCode() {
         try {
             return closed.get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -133,11 +141,11 @@ final class TestDevice implements AutoCloseable {
         }
     }
 
-    boolean isOpen() {
+    public boolean isOpen() {
         return !closed.isDone();
     }
 
-    void stopHeartbeats() {
+    public void stopHeartbeats() {
         heartbeats.shutdownNow();
     }
 
@@ -150,7 +158,7 @@ final class TestDevice implements AutoCloseable {
     }
 
     /** Closes the TCP connection without a close frame, like a browser tab that crashed. */
-    void vanish() {
+    public void vanish() {
         heartbeats.shutdownNow();
         socket.abort();
     }

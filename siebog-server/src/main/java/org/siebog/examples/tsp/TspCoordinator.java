@@ -146,11 +146,7 @@ public class TspCoordinator extends AbstractAgent implements StatefulAgent {
                 .add("round", dispatched)
                 .add("iterations", iterations)
                 .add("seed", seed);
-        if (best == null) {
-            work.addNull("bestLength");
-        } else {
-            work.add("bestLength", bestLength);
-        }
+        addLength(work, "bestLength", bestLength);
         send(ACLMessage.builder(Performative.REQUEST).receiver(ant).conversationId("tsp")
                 .replyWith("r" + dispatched).content(work.build().toString()));
     }
@@ -172,11 +168,7 @@ public class TspCoordinator extends AbstractAgent implements StatefulAgent {
             String device = agents.find(AID.parse(aid)).map(AgentInfo::location).orElse("stopped");
             JsonObjectBuilder a = JSON.createObjectBuilder().add("aid", aid).add("device", device)
                     .add("roundsDone", ant.roundsDone);
-            if (Double.isFinite(ant.bestLength)) {
-                a.add("bestLength", ant.bestLength);
-            } else {
-                a.addNull("bestLength");
-            }
+            addLength(a, "bestLength", ant.bestLength);
             antsJson.add(a);
         });
         JsonArrayBuilder historyJson = JSON.createArrayBuilder();
@@ -188,11 +180,7 @@ public class TspCoordinator extends AbstractAgent implements StatefulAgent {
                 .add("rounds", rounds)
                 .add("ants", antsJson)
                 .add("history", historyJson);
-        if (best == null) {
-            status.addNull("bestLength");
-        } else {
-            status.add("bestLength", bestLength);
-        }
+        addLength(status, "bestLength", bestLength);
         return status.build().toString();
     }
 
@@ -223,6 +211,15 @@ public class TspCoordinator extends AbstractAgent implements StatefulAgent {
             total += Math.hypot(a[0] - b[0], a[1] - b[1]);
         }
         return total;
+    }
+
+    /** No tour yet is null, not infinity (which JSON cannot carry). */
+    private static void addLength(JsonObjectBuilder json, String name, double length) {
+        if (Double.isFinite(length)) {
+            json.add(name, length);
+        } else {
+            json.addNull(name);
+        }
     }
 
     private JsonArrayBuilder citiesJson() {
