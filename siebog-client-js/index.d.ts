@@ -117,6 +117,8 @@ export class Device extends EventTarget {
   send(msg: AclMessageInit): Promise<void>;
   /** Starts any agent, server or client, like POST /api/agents. */
   spawn(agentClass: string, name: string, args?: Record<string, string>): Promise<{ aid: AID; location: string }>;
+  /** Stops an agent this device hosts; resolves once the server has stopped it (403 for any other agent). */
+  stopAgent(aid: AID): Promise<void>;
   /** Leaves: the server restarts this device's agents elsewhere; resolves once the socket closed. */
   leave(): Promise<void>;
   addEventListener<K extends keyof DeviceEventMap>(type: K, listener: (event: DeviceEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;

@@ -92,6 +92,14 @@ export class Device extends EventTarget {
   }
 
   /**
+   * Stops an agent hosted on this device; resolves once the server has stopped it.
+   * @param {string} aid
+   */
+  stopAgent(aid) {
+    return this.session ? this.session.stopAgent(aid) : Promise.reject(notConnected());
+  }
+
+  /**
    * Leaves the cluster: the server restarts this device's agents elsewhere and closes the socket.
    * Resolves once it is closed.
    */

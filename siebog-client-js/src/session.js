@@ -181,6 +181,15 @@ export class DeviceSession {
     return this.request('spawn', { agentClass, name, args }).then(({ aid, location }) => ({ aid, location }));
   }
 
+  /**
+   * Stops an agent this device hosts (the server answers 403 for any other).
+   * @returns {Promise<void>}
+   */
+  stopAgent(aid) {
+    if (typeof aid !== 'string' || !aid) return Promise.reject(new SiebogError(400, 'aid must be a non-empty string'));
+    return this.request('stopAgent', { aid }).then(() => undefined);
+  }
+
   /** Sends the acks gathered since the last flush, one per agent. */
   flushAcks() {
     this.ackFlushScheduled = false;
@@ -214,6 +223,7 @@ export class DeviceSession {
         break;
       case 'sent':
       case 'spawned':
+      case 'agentStopped':
         this.settle(frame.ref, null, frame);
         break;
       case 'error': {

@@ -210,6 +210,18 @@ test('spawn: ref answered by spawned; args must be strings', async () => {
   await assert.rejects(dup, { status: 409 });
 });
 
+test('stopAgent: ref answered by agentStopped, or by a 403 for an agent elsewhere', async () => {
+  const f = await joined();
+  const stopped = f.session.stopAgent('e1@siebog');
+  const [frame] = f.take();
+  assert.deepEqual(frame, { op: 'stopAgent', aid: 'e1@siebog', ref: frame.ref });
+  f.session.receive({ op: 'agentStopped', ref: frame.ref, aid: 'e1@siebog' });
+  assert.equal(await stopped, undefined);
+  const others = f.session.stopAgent('x@siebog');
+  f.session.receive({ op: 'error', status: 403, error: 'does not host', ref: f.take()[0].ref });
+  await assert.rejects(others, { status: 403 });
+});
+
 test('agentError in start ends the agent; in message it goes on', async () => {
   const f = await joined();
   const host = startAgent(f, 't@siebog', false);

@@ -48,6 +48,10 @@ final class DeviceFrames {
         return op("spawned").add("ref", ref).add("aid", aid).add("location", location).build().toString();
     }
 
+    static String agentStopped(long ref, String aid) {
+        return op("agentStopped").add("ref", ref).add("aid", aid).build().toString();
+    }
+
     /** {@code ref} is null when the failed frame had none. */
     static String error(Long ref, int status, String error) {
         JsonObjectBuilder frame = op("error").add("status", status).add("error", error);

@@ -21,6 +21,7 @@ import org.siebog.agent.AID;
 import org.siebog.agent.AgentInfo;
 import org.siebog.agentmanager.AgentManager;
 import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.agentmanager.UnknownAgentException;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.message.ACLMessage;
@@ -90,6 +91,7 @@ public class DeviceProtocol {
                 case "computeUnits" -> devices.reportComputeUnits(c, computeUnits(frame));
                 case "send" -> send(c, frame, ref);
                 case "spawn" -> spawn(c, frame, ref);
+                case "stopAgent" -> stopAgent(c, aid(frame, "aid"), ref);
                 case "started", "stopped" -> devices.fromDevice(c, op, aid(frame, "aid"), 0, null);
                 case "ack" -> devices.fromDevice(c, op, aid(frame, "aid"), seq(frame), null);
                 case "agentError" -> devices.fromDevice(c, "agentError:" + phase(frame), aid(frame, "aid"), 0,
@@ -162,6 +164,25 @@ public class DeviceProtocol {
             try {
                 AgentInfo info = agents.start(agentClass, name, args, null, null);
                 c.send(DeviceFrames.spawned(ref, info.aid().toString(), info.location()));
+            } catch (RuntimeException e) {
+                SiebogException refusal = unwrap(e);
+                c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));
+            }
+        });
+    }
+
+    /** A device stops only its own agents (others go through the REST API, where admins are). */
+    private void stopAgent(DeviceConnection c, AID aid, Long ref) {
+        if (ref == null) {
+            throw new BadField("'stopAgent' needs a numeric 'ref' to answer to");
+        }
+        if (!devices.hosts(c, aid)) {
+            throw agents.find(aid).isPresent() ? new NotYourAgentException(c.deviceId(), aid) : new UnknownAgentException(aid);
+        }
+        workers.execute(() -> {
+            try {
+                agents.stop(aid);
+                c.send(DeviceFrames.agentStopped(ref, aid.toString()));
             } catch (RuntimeException e) {
                 SiebogException refusal = unwrap(e);
                 c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));

@@ -1,6 +1,7 @@
 package org.siebog.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.siebog.it.SiebogApi.aid;
@@ -106,8 +107,16 @@ class DevicesIT {
             siebog.awaitRecords(recorder.substring(0, recorder.indexOf('@')), "the device's message",
                     r -> r.contents().contains("hi from the browser"));
 
-            siebog.stopAgent(client);
-            assertEquals(client, device.next("stop").getString("aid"));
+            // The device stops its own agent: the server confirms, and pushes stop (in either order).
+            device.send(Json.createObjectBuilder().add("op", "stopAgent").add("aid", client).add("ref", 8).build());
+            Map<String, JsonObject> byOp = new java.util.HashMap<>();
+            for (int i = 0; i < 2; i++) {
+                JsonObject frame = device.next();
+                byOp.put(frame.getString("op"), frame);
+            }
+            assertEquals(client, byOp.get("stop").getString("aid"), byOp::toString);
+            assertEquals(8, byOp.get("agentStopped").getInt("ref"), byOp::toString);
+            assertFalse(siebog.agents().containsKey(client));
         }
     }
 
@@ -209,6 +218,9 @@ class DevicesIT {
                     + "\",\"receivers\":[\"" + witness + "\"]}}", "does not host");
             assertError(device, 403, "{\"op\":\"ack\",\"aid\":\"" + othersAgent + "\",\"seq\":1}", "does not host");
             assertError(device, 403, "{\"op\":\"started\",\"aid\":\"" + othersAgent + "\"}", "does not host");
+            assertError(device, 403, "{\"op\":\"stopAgent\",\"ref\":6,\"aid\":\"" + othersAgent + "\"}", "does not host");
+            assertError(device, 403, "{\"op\":\"stopAgent\",\"ref\":7,\"aid\":\"" + witness + "\"}", "does not host");
+            assertError(device, 404, "{\"op\":\"stopAgent\",\"ref\":8,\"aid\":\"nobody@siebog\"}", "nobody");
             assertError(device, 400, "{\"op\":\"spawn\",\"ref\":5,\"agentClass\":\"NoSuchClass\",\"name\":\"n\"}", "NoSuchClass");
 
             assertTrue(device.isOpen());

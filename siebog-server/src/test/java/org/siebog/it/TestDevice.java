@@ -104,7 +104,12 @@ public final class TestDevice implements AutoCloseable {
         socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
     }
 
-    /** The next frame with {@code op}, skipping heartbeats; fails after 30 s. */
+    /** The next frame other than a heartbeat; fails after 30 s. */
+    public JsonObject next() {
+        return next(null);
+    }
+
+    /** The next frame with {@code op} (any op if null), skipping heartbeats; fails after 30 s. */
     public JsonObject next(String op) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         try {
@@ -113,10 +118,12 @@ public final class TestDevice implements AutoCloseable {
                 if (frame == null) {
                     fail("no '" + op + "' frame within 30 s");
                 }
-                if (frame.getString("op").equals("heartbeat") && !op.equals("heartbeat")) {
+                if (frame.getString("op").equals("heartbeat") && !"heartbeat".equals(op)) {
                     continue;
                 }
-                assertEquals(op, frame.getString("op"), () -> "expected '" + op + "', got " + frame);
+                if (op != null) {
+                    assertEquals(op, frame.getString("op"), () -> "expected '" + op + "', got " + frame);
+                }
                 return frame;
             }
         } catch (InterruptedException e) {
