@@ -3,7 +3,7 @@
 // device, then has devices host Echo client agents (played here: the generator answers the frames
 // itself, it does not run the agents' JavaScript) and counts round trips per second.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import WebSocket from 'ws';
 
@@ -91,6 +91,13 @@ function heapUsedAfterGc(pid) {
     const out = execFileSync('jcmd', [String(pid), 'GC.heap_info'], { encoding: 'utf8' });
     const m = out.match(/used (\d+)K/);
     return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/** CPU seconds the process has used (user + system), from /proc. */
+function nodeCpuSeconds(pid) {
+    if (!pid) return NaN;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
 function measureHeap(pid) {
@@ -297,7 +304,13 @@ async function main() {
     let after = null;
     let perDevice = NaN;
     log(`idling ${o.settle} s (heartbeats only)`);
+    const cpu0 = o.nodePid ? nodeCpuSeconds(o.nodePid) : NaN;
+    const own0 = process.cpuUsage();
     await sleep(o.settle * 1000);
+    const idleCpu = (nodeCpuSeconds(o.nodePid) - cpu0) / o.settle;
+    const ownCpu = ((u) => (u.user + u.system) / 1e6 / o.settle)(process.cpuUsage(own0));
+    log(`  CPU while idle: node ${o.nodePid ? `${(100 * idleCpu).toFixed(0)}%` : 'not measured'}, `
+        + `generator ${(100 * ownCpu).toFixed(0)}% (of one core)`);
     const idleHeld = devices.filter((d) => d?.held()).length;
     if (o.nodePid) {
         log('live heap with the devices joined and idle (full GC)');
@@ -307,9 +320,15 @@ async function main() {
             + `${fmt(perDevice)} bytes per idle device over ${fmt(idleHeld)} devices`);
         log('  what a device costs (live growth by class, top 20):');
         log(`    ${'bytes/device'.padStart(12)} ${'objects/device'.padStart(14)}  class`);
-        for (const r of topGrowth(before, after, 20, idleHeld)) {
-            log(`    ${r.bytesPerDevice.toFixed(1).padStart(12)} ${r.perDevice.toFixed(2).padStart(14)}  ${r.name}`);
-        }
+        const growth = topGrowth(before, after, Infinity, idleHeld);
+        const line = (r) => `    ${r.bytesPerDevice.toFixed(1).padStart(12)} ${r.perDevice.toFixed(2).padStart(14)}  ${r.name}`;
+        growth.slice(0, 20).forEach((r) => log(line(r)));
+        const classesFile = csv.replace(/\.csv$/, '') + '-classes.txt';
+        mkdirSync(dirname(classesFile), { recursive: true });
+        writeFileSync(classesFile, `# live heap growth by class per idle device (${idleHeld} devices)\n`
+            + `#   ${'bytes/device'.padStart(12)} ${'objects/device'.padStart(14)}  class\n`
+            + growth.filter((r) => r.bytes !== 0).map(line).join('\n') + '\n');
+        log(`  every class: ${classesFile}`);
     }
 
     let rtPerSec = 0;
@@ -350,6 +369,7 @@ async function main() {
         devices: o.devices, held, joinSeconds: joinSeconds.toFixed(1),
         liveHeapBeforeBytes: before?.live ?? '', liveHeapAfterBytes: after?.live ?? '',
         heapBytesPerIdleDevice: Number.isFinite(perDevice) ? Math.round(perDevice) : '',
+        nodeCpuIdlePct: Number.isFinite(idleCpu) ? Math.round(100 * idleCpu) : '',
         pairs: pairs.length, seconds: o.seconds, roundTrips, roundTripsPerSec: Math.round(rtPerSec),
         messagesPerSec: Math.round(2 * rtPerSec),
     };
