@@ -296,10 +296,12 @@ async function main() {
     const request = (pair) => pair.device.send({ op: 'send', message: { performative: 'REQUEST', sender: pair.ping, receivers: [pair.echo], content: 'ping' } });
 
     log(`opening ${fmt(o.devices)} devices at ${wsUrl} (${o.concurrency} joins in flight)`);
+    const joinCpu0 = nodeCpuSeconds(o.nodePid);
     const { devices, seconds: joinSeconds } = await openAll(o, wsUrl, handlers);
     const joined = devices.filter((d) => d.held());
+    const joinCpuMs = 1000 * (nodeCpuSeconds(o.nodePid) - joinCpu0) / Math.max(1, joined.length);
     log(`${fmt(joined.length)} of ${fmt(o.devices)} joined in ${joinSeconds.toFixed(1)} s (${fmt(joined.length / joinSeconds)}/s); `
-        + `${fmt(stats.failed)} failed`);
+        + `${fmt(stats.failed)} failed` + (o.nodePid ? `; the node spent ${joinCpuMs.toFixed(2)} ms of CPU per join` : ''));
 
     let after = null;
     let perDevice = NaN;
