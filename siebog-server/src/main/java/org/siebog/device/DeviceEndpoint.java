@@ -13,12 +13,16 @@ import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 
-/** {@code /siebog/ws/device}: one socket per device; the frames are handled by {@link DeviceProtocol}. */
+/**
+ * {@code /siebog/ws/device}: one socket per device; the frames are handled by {@link DeviceProtocol}.
+ * The container makes one endpoint instance per socket (the default configurator), so the instance
+ * holds its {@link DeviceConnection} itself rather than in the session's user properties, which
+ * would cost every idle device a map entry and table.
+ */
 @ServerEndpoint("/ws/device")
 public class DeviceEndpoint {
 
     private static final Logger LOG = Logger.getLogger(DeviceEndpoint.class.getName());
-    private static final String CONNECTION = "siebog.device";
 
     @Inject
     WebClientManagerBean devices;
@@ -26,18 +30,18 @@ public class DeviceEndpoint {
     @Inject
     DeviceProtocol protocol;
 
+    private volatile DeviceConnection connection;
+
     @OnOpen
     public void open(Session session) {
         session.setMaxBinaryMessageBufferSize(1024); // binary frames are refused anyway
-        DeviceConnection connection = new DeviceConnection(session);
-        session.getUserProperties().put(CONNECTION, connection);
+        connection = new DeviceConnection(session);
         devices.opened(connection);
     }
 
     /** Taken in parts, so an oversized frame is refused by its size without holding all of it. */
     @OnMessage
     public void text(Session session, String part, boolean last) {
-        DeviceConnection connection = connectionOf(session);
         String frame = connection.assemble(part, last, WebClientManagerBean.MAX_FRAME_BYTES);
         if (frame == null && connection.frameTooLarge()) {
             connection.close(CloseReason.CloseCodes.TOO_BIG.getCode(), "a frame may have at most "
@@ -49,20 +53,18 @@ public class DeviceEndpoint {
 
     @OnMessage
     public void binary(Session session, ByteBuffer frame) {
-        connectionOf(session).close(CloseReason.CloseCodes.CANNOT_ACCEPT.getCode(), "binary frames are not part of the protocol; send JSON text");
+        connection.close(CloseReason.CloseCodes.CANNOT_ACCEPT.getCode(), "binary frames are not part of the protocol; send JSON text");
     }
 
     @OnClose
     public void close(Session session, CloseReason reason) {
-        devices.closed(connectionOf(session));
+        if (connection != null) {
+            devices.closed(connection);
+        }
     }
 
     @OnError
     public void error(Session session, Throwable failure) {
         LOG.log(Level.FINE, "device socket failed", failure);
-    }
-
-    private static DeviceConnection connectionOf(Session session) {
-        return (DeviceConnection) session.getUserProperties().get(CONNECTION);
     }
 }

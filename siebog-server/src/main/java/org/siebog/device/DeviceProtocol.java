@@ -68,7 +68,16 @@ public class DeviceProtocol {
         }
     }
 
+    /** The frame a joined device sends most (every heartbeatMs), as the library writes it. */
+    private static final String HEARTBEAT = "{\"op\":\"heartbeat\"}";
+
     void handle(DeviceConnection c, String text) {
+        if (c.joined() && text.equals(HEARTBEAT)) {
+            // Answered without parsing: 19,000 idle devices send 3,800 of these a second.
+            c.touch();
+            c.send(DeviceFrames.heartbeat());
+            return;
+        }
         JsonObject frame;
         try {
             frame = parse(text);

@@ -75,12 +75,15 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
     @Resource
     ManagedExecutorService workers;
 
+    /** The joined devices' sockets on this node, by device id. */
     private final Map<String, DeviceConnection> connections = new ConcurrentHashMap<>();
+    /** Sockets that have not joined yet (the sweep closes them after {@link #JOIN_WITHIN_MS}); a join moves one to {@link #connections}. */
     private final Map<DeviceConnection, Boolean> opened = new ConcurrentHashMap<>();
     private final Map<AID, ClientAgentProxy> proxies = new ConcurrentHashMap<>();
     private final ComputeUnitBalancer balancer = ComputeUnitBalancer.fromSystemProperty();
     private final SecureRandom ids = new SecureRandom();
     private final AtomicBoolean begun = new AtomicBoolean();
+    private final AtomicBoolean sweepQueued = new AtomicBoolean();
 
     void begin(@Observes @Initialized(ApplicationScoped.class) Object deployed) {
         if (begun.getAndSet(true)) {
@@ -104,9 +107,10 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         } while (!registry.register(device));
         connection.joinedAs(device.id());
         connections.put(device.id(), connection);
+        opened.remove(connection);
         connection.send(DeviceFrames.welcome(device.id(), PlatformConfig.SYSTEM.platformName(), HEARTBEAT_MS, MAX_FRAME_BYTES));
         // A proxy waiting for a device (e.g. all devices had gone) need not wait for the next sweep.
-        workers.execute(this::sweepSafely);
+        sweepSoon();
         return device;
     }
 
@@ -121,7 +125,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         if (id != null && connections.remove(id, connection)) {
             registry.remove(id);
             LOG.fine(() -> "device " + id + " left");
-            workers.execute(this::sweepSafely);
+            sweepSoon();
         }
     }
 
@@ -252,6 +256,19 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
 
     // --- the sweep ----------------------------------------------------------------------------
 
+    /**
+     * A sweep on a worker thread; joins and leaves arriving while one is still queued share it (a
+     * thousand devices joining at once must not queue a thousand sweeps of every device).
+     */
+    private void sweepSoon() {
+        if (sweepQueued.compareAndSet(false, true)) {
+            workers.execute(() -> {
+                sweepQueued.set(false);
+                sweepSafely();
+            });
+        }
+    }
+
     private void sweepSafely() {
         try {
             sweep();
@@ -265,7 +282,10 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         for (DeviceConnection c : opened.keySet()) {
             if (!c.joined() && now - c.openedAt() > JOIN_WITHIN_MS) {
                 c.close(4001, "no join within " + JOIN_WITHIN_MS + " ms");
-            } else if (c.joined() && now - c.lastSeen() > 3 * HEARTBEAT_MS) {
+            }
+        }
+        for (DeviceConnection c : connections.values()) {
+            if (now - c.lastSeen() > 3 * HEARTBEAT_MS) {
                 c.close(4008, "no heartbeat for " + (now - c.lastSeen()) + " ms");
             }
         }
