@@ -4,7 +4,7 @@
 // request on and the answer back, so one ask shows both legs of a path.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, launchBrowser, noDevicesLeft, openDevice, startAgent, stopAgent, uniqueName } from './support.js';
+import { ask, eventually, launchBrowser, noDevicesLeft, openDevice, startAgent, stopAgent, uniqueName } from './support.js';
 
 describe('messages in every direction of Fig. 4', () => {
   let browser;
@@ -44,49 +44,56 @@ describe('messages in every direction of Fig. 4', () => {
     await browser?.close();
   });
 
-  /** The frames device `d` exchanged since `mark` (an index into d.frames). */
-  const since = (d, mark) => d.frames.slice(mark).map((f) => ({ dir: f.dir, ...f.frame }));
-  const sends = (frames) => frames.filter((f) => f.dir === 'sent' && f.op === 'send').map((f) => f.message);
-  const delivers = (frames) => frames.filter((f) => f.dir === 'received' && f.op === 'deliver');
+  // The page's WebSocket frames reach the test through the DevTools protocol, in order but a little
+  // after the fact: a test looks for its frames by their (unique) content and waits for them.
+  const framesWith = (d, text) => d.frames.filter((f) => JSON.stringify(f.frame).includes(text)).map((f) => ({ dir: f.dir, ...f.frame }));
+  const isSend = (f) => f.dir === 'sent' && f.op === 'send';
+  const isDeliver = (f) => f.dir === 'received' && f.op === 'deliver';
+  const seen = (what, d, text, pred) => eventually(what, () => framesWith(d, text).find(pred), { timeout: 10_000 });
 
   test('server → client agent: the REST API asks an Echo on a device, through its proxy', async () => {
-    const mark = a.frames.length;
-    const { status, body } = await ask(echoA.aid, 'hello device');
+    const text = uniqueName('hello device');
+    const { status, body } = await ask(echoA.aid, text);
     assert.equal(status, 200);
     assert.equal(body.performative, 'INFORM');
     assert.equal(body.sender, echoA.aid);
-    assert.equal(body.content, 'hello device');
-    const deliver = delivers(since(a, mark)).find((f) => f.aid === echoA.aid);
-    assert.ok(deliver, 'the request reached device A as a deliver frame');
-    assert.equal(deliver.message.content, 'hello device');
+    assert.equal(body.content, text);
+    await seen('the request delivered to A', a, text, (f) => isDeliver(f) && f.aid === echoA.aid && f.message.content === text);
+    await seen("the Echo's answer sent from A", a, text, (f) => isSend(f) && f.message.sender === echoA.aid);
   });
 
   test('client agent → server agent, and server agent → client agent (Pong answers the Relay)', async () => {
-    const mark = a.frames.length;
-    const { status, body } = await ask(relayA.aid, JSON.stringify({ to: pong.aid, content: 'ping' }));
+    const text = uniqueName('ping');
+    const { status, body } = await ask(relayA.aid, JSON.stringify({ to: pong.aid, content: text }));
     assert.equal(status, 200);
     assert.deepEqual(JSON.parse(body.content), { via: relayA.aid, from: pong.aid, content: 'pong' });
-    const frames = since(a, mark);
     // client → server: the Relay's REQUEST left the device for Pong ...
-    assert.ok(sends(frames).some((m) => m.sender === relayA.aid && m.receivers.includes(pong.aid) && m.content === 'ping'));
+    const out = await seen('the Relay’s request to Pong sent from A', a, text,
+      (f) => isSend(f) && f.message.sender === relayA.aid && f.message.receivers.includes(pong.aid) && f.message.content === text);
     // ... and server agent → client agent: Pong's INFORM came back to the Relay through its proxy.
-    assert.ok(delivers(frames).some((f) => f.aid === relayA.aid && f.message.sender === pong.aid && f.message.content === 'pong'));
+    const conversation = out.message.conversationId;
+    await seen('Pong’s answer delivered to the Relay on A', a, conversation,
+      (f) => isDeliver(f) && f.aid === relayA.aid && f.message.sender === pong.aid && f.message.content === 'pong');
   });
 
   test('client → client on the same device: handed over in the page, the server never sees it', async () => {
-    const markA = a.frames.length;
-    const markB = b.frames.length;
+    const text = uniqueName('stay local');
     const handledBefore = await handledOnPage(a.page, echoA.aid);
-    const { status, body } = await ask(relayA.aid, JSON.stringify({ to: echoA.aid, content: 'stay local' }));
+    const { status, body } = await ask(relayA.aid, JSON.stringify({ to: echoA.aid, content: text }));
     assert.equal(status, 200);
-    assert.deepEqual(JSON.parse(body.content), { via: relayA.aid, from: echoA.aid, content: 'stay local' });
-    const frames = since(a, markA);
-    // Neither the request (Relay → Echo) nor the answer (Echo → Relay) crossed the WebSocket:
-    assert.deepEqual(sends(frames).filter((m) => m.receivers.includes(echoA.aid) || m.sender === echoA.aid), []);
-    assert.deepEqual(delivers(frames).filter((f) => f.aid === echoA.aid || f.message.sender === echoA.aid), []);
-    // ... the only things device A sent the server for this ask are acks and the final answer:
-    assert.deepEqual(sends(frames).map((m) => m.receivers[0]).filter((r) => !r.startsWith('reply-')), []);
-    assert.equal(sends(since(b, markB)).length, 0);
+    assert.deepEqual(JSON.parse(body.content), { via: relayA.aid, from: echoA.aid, content: text });
+    // The Relay's answer to the asker is the last frame of this exchange; once it is seen, every
+    // frame before it has been seen too.
+    await seen('the Relay’s answer sent from A', a, text, (f) => isSend(f) && f.message.sender === relayA.aid);
+    await new Promise((r) => setTimeout(r, 300)); // and anything a wrong implementation sent after it
+    // Between the request coming in and the answer going out, nothing about it crossed the socket:
+    // neither Relay → Echo nor Echo → Relay.
+    const frames = framesWith(a, text).filter((f) => f.op === 'send' || f.op === 'deliver');
+    assert.deepEqual(frames.map((f) => `${f.dir} ${f.op}: ${f.message.sender ?? 'REST'} → ${f.message.receivers}`), [
+      `received deliver: REST → ${relayA.aid}`,
+      `sent send: ${relayA.aid} → ${body.receivers[0]}`,
+    ]);
+    assert.deepEqual(framesWith(b, text), [], 'device B saw nothing of it');
     // ... yet the Echo did handle it (the page's table counts its messages).
     await a.page.waitForFunction(([aid, n]) => {
       const row = document.querySelector(`#agents tr[data-aid="${aid}"]`);
@@ -95,15 +102,14 @@ describe('messages in every direction of Fig. 4', () => {
   });
 
   test('client → client across devices: a Relay on A asks an Echo on B', async () => {
-    const markA = a.frames.length;
-    const markB = b.frames.length;
-    const { status, body } = await ask(relayA.aid, JSON.stringify({ to: echoB.aid, content: 'cross' }));
+    const text = uniqueName('cross');
+    const { status, body } = await ask(relayA.aid, JSON.stringify({ to: echoB.aid, content: text }));
     assert.equal(status, 200);
-    assert.deepEqual(JSON.parse(body.content), { via: relayA.aid, from: echoB.aid, content: 'cross' });
-    assert.ok(sends(since(a, markA)).some((m) => m.sender === relayA.aid && m.receivers.includes(echoB.aid)), 'A sent it to the server');
-    assert.ok(delivers(since(b, markB)).some((f) => f.aid === echoB.aid && f.message.sender === relayA.aid), 'B got it from the server');
-    assert.ok(sends(since(b, markB)).some((m) => m.sender === echoB.aid && m.receivers.includes(relayA.aid)), 'B answered through the server');
-    assert.ok(delivers(since(a, markA)).some((f) => f.aid === relayA.aid && f.message.sender === echoB.aid), 'A got the answer');
+    assert.deepEqual(JSON.parse(body.content), { via: relayA.aid, from: echoB.aid, content: text });
+    await seen('A sent it to the server', a, text, (f) => isSend(f) && f.message.sender === relayA.aid && f.message.receivers.includes(echoB.aid));
+    await seen('B got it from the server', b, text, (f) => isDeliver(f) && f.aid === echoB.aid && f.message.sender === relayA.aid);
+    await seen('B answered through the server', b, text, (f) => isSend(f) && f.message.sender === echoB.aid && f.message.receivers.includes(relayA.aid));
+    await seen('A got the answer', a, text, (f) => isDeliver(f) && f.aid === relayA.aid && f.message.sender === echoB.aid);
   });
 
   test('a chain through both devices and the server: Relay B → Relay A → Pong and back', async () => {
