@@ -11,6 +11,14 @@ export async function loadWorker() {
 }
 
 export const command = (data) => globalThis.self.onmessage({ data });
-export const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Waits until at least `atLeast` reports were posted (up to 10 s: a loaded machine can take long
+ * to import an agent module), then `ms` more so any report that should not be there shows up.
+ */
+export const settle = async (ms = 60, atLeast = 0) => {
+  for (const deadline = Date.now() + 10_000; posted.length < atLeast && Date.now() < deadline;) await sleep(10);
+  await sleep(ms);
+};
 export const take = () => posted.splice(0);
 export const agentModule = (name) => new URL(`./agents/${name}.js`, import.meta.url).href;

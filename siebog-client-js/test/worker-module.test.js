@@ -7,7 +7,7 @@ await loadWorker();
 
 test('a default export that is not an Agent is refused at start', async () => {
   command({ type: 'start', module: agentModule('NotAnAgent'), aid: 'n@siebog', args: {} });
-  await settle();
+  await settle(60, 1);
   const [report] = take();
   assert.equal(report.phase, 'start');
   assert.match(report.error, /must default-export a class that extends Agent/);

@@ -15,7 +15,7 @@ test('an agent runs start, messages in order (async ones awaited), and stop', as
   command({ type: 'deliver', message: message('throw'), seq: 3 });
   command({ type: 'deliver', message: message('reject'), seq: 4 });
   command({ type: 'deliver', message: message('report', { replyWith: 'q1' }), seq: 5 });
-  await settle();
+  await settle(60, 10);
   const out = take();
   assert.deepEqual(out.slice(0, 4), [
     { type: 'started' }, { type: 'handled', seq: 1 }, { type: 'handled', seq: 2 }, { type: 'handled', seq: null },
@@ -35,7 +35,7 @@ test('an agent runs start, messages in order (async ones awaited), and stop', as
   command({ type: 'sendResult', id: send.id, error: null });
 
   command({ type: 'stop' });
-  await settle();
+  await settle(60, 2);
   const end = take();
   assert.equal(end[0].type, 'send');
   assert.equal(end[0].message.content, 'bye');

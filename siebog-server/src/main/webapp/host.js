@@ -30,7 +30,18 @@ const STATE_TEXT = {
 
 // ---- the device --------------------------------------------------------------------------------
 
-const device = new Device({ label: browserLabel() });
+// `?cu=N` (0 < N ≤ 1,000,000) reports N compute units instead of measuring them: for tests and
+// demos that need a known placement. `?label=...` names the device in GET /api/devices.
+const params = new URLSearchParams(location.search);
+const device = new Device({ label: params.get('label') || browserLabel(), computeUnits: forcedComputeUnits(params.get('cu')) });
+
+function forcedComputeUnits(text) {
+  if (text === null) return undefined;
+  const cu = Number(text);
+  if (cu > 0 && cu <= 1_000_000) return cu;
+  console.warn(`ignoring ?cu=${text}: it must be a number above 0 and at most 1000000`);
+  return undefined;
+}
 
 device.addEventListener('state', ({ detail: { state } }) => {
   showState(STATE_TEXT[state] ?? state, state === 'joined' ? 'joined' : state === 'reconnecting' ? 'problem' : null);

@@ -39,6 +39,7 @@ final class ClientAgentProxy implements Agent {
 
     private String device;
     private boolean running;
+    private boolean stopped;
     private long launchedAt;
     private CompletableFuture<Void> starting = new CompletableFuture<>();
     private long seq;
@@ -120,6 +121,25 @@ final class ClientAgentProxy implements Agent {
         }
     }
 
+    /**
+     * Runs {@code action} (e.g. recording a new device in the directory) unless the agent was stopped:
+     * under this proxy's lock, so a stop either comes before (and nothing runs) or after (and undoes
+     * it). Without this, a sweep re-placing the agent while it stops would bring its directory entry
+     * back after the stop removed it, and start a copy on a device that nobody stops.
+     */
+    synchronized boolean unlessStopped(Runnable action) {
+        if (stopped) {
+            return false;
+        }
+        action.run();
+        return true;
+    }
+
+    /** Stopped for good (DELETE, or its start failed): never to be placed again. */
+    synchronized boolean stopped() {
+        return stopped;
+    }
+
     /** Its device: null while it waits for one. */
     synchronized String device() {
         return device;
@@ -142,6 +162,7 @@ final class ClientAgentProxy implements Agent {
     }
 
     private synchronized void stopOnDevice() {
+        stopped = true;
         if (device != null) {
             push.toDevice(device, DeviceFrames.stop(aid));
         }

@@ -6,9 +6,11 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -290,6 +292,9 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             }
         }
         for (ClientAgentProxy proxy : proxies.values()) {
+            if (proxy.stopped()) {
+                continue; // on its way out: forget() follows
+            }
             String device = proxy.device();
             if (device != null && registry.find(device).isPresent() && !proxy.startOverdue(now)) {
                 continue;
@@ -314,13 +319,21 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             target = place(entry.agentClass(), null);
         } catch (NoDeviceException none) {
             if (entry.device() != null) {
-                directory.update(entry.onDevice(null));
+                proxy.unlessStopped(() -> directory.update(entry.onDevice(null)));
             }
             return;
         }
-        directory.update(entry.onDevice(target.id()));
+        // The directory update and the start frame only if no stop got in first (the stop's
+        // unregister would otherwise be overwritten, leaving an entry without an agent).
+        AtomicReference<CompletableFuture<Void>> launched = new AtomicReference<>();
+        if (!proxy.unlessStopped(() -> {
+            directory.update(entry.onDevice(target.id()));
+            launched.set(proxy.launch(target.id()));
+        })) {
+            return;
+        }
         LOG.info(() -> "starting client agent " + proxy.aid() + " again, on device " + target.id());
-        proxy.launch(target.id()).whenComplete((ok, failed) -> {
+        launched.get().whenComplete((ok, failed) -> {
             if (failed != null) {
                 LOG.warning(() -> proxy.aid() + " failed to start again and is stopped: " + failed.getMessage());
                 workers.execute(() -> local.stop(proxy.aid(), true));
