@@ -3,7 +3,7 @@
 // nobody else.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agents, api, ask, devices, eventually, launchBrowser, noDevicesLeft, openDevice, startAgent, stopAgent, uniqueName } from './support.js';
+import { agentStarter, agents, api, ask, devices, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent, uniqueName } from './support.js';
 
 describe('devices leaving and agents failing', () => {
   let browser;
@@ -12,11 +12,7 @@ describe('devices leaving and agents failing', () => {
   let c;
   const started = [];
 
-  const start = async (cls, prefix, options) => {
-    const agent = await startAgent(cls, uniqueName(prefix), options);
-    started.push(agent.aid);
-    return agent;
-  };
+  const start = agentStarter(started);
 
   before(async () => {
     await noDevicesLeft();

@@ -4,7 +4,7 @@
 // request on and the answer back, so one ask shows both legs of a path.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ask, eventually, launchBrowser, noDevicesLeft, openDevice, startAgent, stopAgent, uniqueName } from './support.js';
+import { agentStarter, ask, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent, uniqueName } from './support.js';
 
 describe('messages in every direction of Fig. 4', () => {
   let browser;
@@ -17,11 +17,7 @@ describe('messages in every direction of Fig. 4', () => {
   let echoB;
   let relayB;
 
-  const start = async (cls, prefix, options) => {
-    const agent = await startAgent(cls, uniqueName(prefix), options);
-    started.push(agent.aid);
-    return agent;
-  };
+  const start = agentStarter(started);
 
   before(async () => {
     await noDevicesLeft();

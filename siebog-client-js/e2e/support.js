@@ -101,6 +101,15 @@ export async function startAgent(agentClass, name, { args, device } = {}) {
   return body;
 }
 
+/** A start function that names agents uniquely and remembers their AIDs in `started`, for cleaning up. */
+export function agentStarter(started) {
+  return async (agentClass, prefix, options) => {
+    const agent = await startAgent(agentClass, uniqueName(prefix), options);
+    started.push(agent.aid);
+    return agent;
+  };
+}
+
 export async function stopAgent(aid) {
   const { status } = await api('DELETE', `/agents/${encodeURIComponent(aid)}`);
   if (status !== 204 && status !== 404) throw new Error(`DELETE /agents/${aid}: ${status}`);
