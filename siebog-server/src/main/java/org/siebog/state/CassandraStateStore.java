@@ -97,6 +97,9 @@ public final class CassandraStateStore implements StateStore {
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
                 .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
                 .withString(DefaultDriverOption.SESSION_NAME, "siebog-state")
+                // Every write is a lightweight transaction, timed by Cassandra itself: no client clock
+                // (which would also make the driver probe for the native JNR library it is built without here).
+                .withString(DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS, "ServerSideTimestampGenerator")
                 .build();
         CqlSessionBuilder builder = CqlSession.builder()
                 .withClassLoader(CassandraStateStore.class.getClassLoader())
