@@ -42,7 +42,7 @@ public record CassandraConfig(List<InetSocketAddress> contactPoints, String loca
         }
         contactPoints = List.copyOf(contactPoints);
         if (localDc == null || localDc.isBlank()) {
-            throw new IllegalArgumentException(PREFIX + "local-dc is needed with contact points (e.g. datacenter1)");
+            throw new IllegalArgumentException(PREFIX + "local-datacenter is needed with contact points (e.g. datacenter1)");
         }
         if (!NAME.matcher(keyspace).matches()) {
             throw new IllegalArgumentException(PREFIX + "keyspace '" + keyspace
@@ -71,7 +71,7 @@ public record CassandraConfig(List<InetSocketAddress> contactPoints, String loca
         String username = p.getProperty(PREFIX + "username");
         return Optional.of(new CassandraConfig(
                 parseContactPoints(points),
-                p.getProperty(PREFIX + "local-dc", "").trim(),
+                p.getProperty(PREFIX + "local-datacenter", "").trim(),
                 p.getProperty(PREFIX + "keyspace", "siebog").trim(),
                 p.getProperty(PREFIX + "replication", "SimpleStrategy:1").trim(),
                 intProperty(p, "max-in-flight", 16),

@@ -29,7 +29,7 @@ class CassandraConfigTest {
     @Test
     void defaultsAndContactPoints() {
         CassandraConfig c = CassandraConfig.fromProperties(
-                props("contact-points", "10.0.0.1:9043, cass2 ,[::1]:9044", "local-dc", "dc1"), null).orElseThrow();
+                props("contact-points", "10.0.0.1:9043, cass2 ,[::1]:9044", "local-datacenter", "dc1"), null).orElseThrow();
         assertEquals("10.0.0.1:9043,cass2:9042,::1:9044", c.contactPointsText());
         assertEquals("siebog", c.keyspace());
         assertEquals("SimpleStrategy:1", c.replication());
@@ -43,11 +43,11 @@ class CassandraConfigTest {
     @Test
     void credentialsComeFromPropertiesOrTheEnvironment() {
         CassandraConfig c = CassandraConfig.fromProperties(
-                props("contact-points", "h", "local-dc", "dc1", "username", "siebog"), "from-env").orElseThrow();
+                props("contact-points", "h", "local-datacenter", "dc1", "username", "siebog"), "from-env").orElseThrow();
         assertEquals("siebog", c.username());
         assertEquals("from-env", c.password());
         assertThrows(IllegalArgumentException.class, () -> CassandraConfig.fromProperties(
-                props("contact-points", "h", "local-dc", "dc1", "username", "siebog"), null));
+                props("contact-points", "h", "local-datacenter", "dc1", "username", "siebog"), null));
     }
 
     @Test
@@ -60,14 +60,14 @@ class CassandraConfigTest {
     @Test
     void badSettingsAreRefusedWithTheirName() {
         for (String[] bad : new String[][] {
-                {"contact-points", "h", "local-dc", ""},
-                {"contact-points", "h:notaport", "local-dc", "dc1"},
-                {"contact-points", "h:70000", "local-dc", "dc1"},
-                {"contact-points", "h", "local-dc", "dc1", "keyspace", "drop table x;"},
-                {"contact-points", "h", "local-dc", "dc1", "replication", "SimpleStrategy:0"},
-                {"contact-points", "h", "local-dc", "dc1", "replication", "NetworkTopologyStrategy:dc1=3'}"},
-                {"contact-points", "h", "local-dc", "dc1", "replication", "EverywhereStrategy:1"},
-                {"contact-points", "h", "local-dc", "dc1", "max-in-flight", "0"}}) {
+                {"contact-points", "h", "local-datacenter", ""},
+                {"contact-points", "h:notaport", "local-datacenter", "dc1"},
+                {"contact-points", "h:70000", "local-datacenter", "dc1"},
+                {"contact-points", "h", "local-datacenter", "dc1", "keyspace", "drop table x;"},
+                {"contact-points", "h", "local-datacenter", "dc1", "replication", "SimpleStrategy:0"},
+                {"contact-points", "h", "local-datacenter", "dc1", "replication", "NetworkTopologyStrategy:dc1=3'}"},
+                {"contact-points", "h", "local-datacenter", "dc1", "replication", "EverywhereStrategy:1"},
+                {"contact-points", "h", "local-datacenter", "dc1", "max-in-flight", "0"}}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> CassandraConfig.fromProperties(props(bad), null), () -> String.join(" ", bad));
             assertTrue(e.getMessage().startsWith("siebog.cassandra."), e::getMessage);
