@@ -79,7 +79,7 @@ main() {
     say "starting one node for the browser tests at $URL"
     SIEBOG_NODES_DIR="$NODES_DIR" \
         SIEBOG_NODE_OPTS="-Dsiebog.device.placement-seed=42 -Dsiebog.device.heartbeat-ms=1000" \
-        "$ROOT/siebog" run --no-build --detach --port-offset "$PORT_OFFSET" 2>"$NODES_DIR.log" \
+        "$ROOT/siebog" run --no-build --detach --no-cassandra --port-offset "$PORT_OFFSET" 2>"$NODES_DIR.log" \
         || { tail -n 40 "$NODES_DIR.log" >&2; fail "the test node did not start (see $NODES_DIR.log)"; }
 
     say "end-to-end tests in Chromium (siebog-client-js/e2e/; screenshots in ${OUT#"$ROOT"/})"
