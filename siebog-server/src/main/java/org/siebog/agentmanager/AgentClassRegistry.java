@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -49,6 +50,8 @@ public class AgentClassRegistry {
 
     static final String CLIENT_AGENTS = "/agents/";
 
+    private final Set<String> warnedClashes = ConcurrentHashMap.newKeySet();
+
     /** Read once at deployment: a web app's files do not change while it runs. */
     private volatile List<AgentClass> clientClasses = List.of();
 
@@ -68,8 +71,10 @@ public class AgentClassRegistry {
         Set<String> taken = all.stream().map(AgentClass::name).collect(Collectors.toSet());
         for (AgentClass client : clientClasses) {
             if (taken.contains(client.name())) {
-                LOG.warning(() -> "client agent module " + client.binding() + " is ignored: a server agent class is named "
-                        + client.name() + " too");
+                if (warnedClashes.add(client.binding())) { // all() runs on every start: say it once
+                    LOG.warning(() -> "client agent module " + client.binding() + " is ignored: a server agent class is named "
+                            + client.name() + " too");
+                }
             } else {
                 all.add(client);
             }

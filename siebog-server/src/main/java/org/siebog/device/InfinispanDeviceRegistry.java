@@ -22,8 +22,11 @@ public class InfinispanDeviceRegistry implements DeviceRegistry {
 
     private AdvancedCache<String, String> cache;
 
-    /** Parsed devices, reused while their JSON is unchanged: placement reads all of them. */
-    private final ConcurrentMap<String, Device> parsed = new ConcurrentHashMap<>();
+    /** Parsed devices, reused while their JSON is unchanged: placement and the sweep read them all the time. */
+    private final ConcurrentMap<String, Parsed> parsed = new ConcurrentHashMap<>();
+
+    private record Parsed(String json, Device device) {
+    }
 
     @Resource(lookup = "java:jboss/infinispan/cache/siebog/devices")
     void setCache(Cache<String, String> injected) {
@@ -60,13 +63,14 @@ public class InfinispanDeviceRegistry implements DeviceRegistry {
         parsed.remove(id);
     }
 
+    /** Compares the stored text, so a reused device costs no JSON building or parsing. */
     private Device parse(String id, String json) {
-        Device known = parsed.get(id);
-        if (known != null && known.toJson().equals(json)) {
-            return known;
+        Parsed known = parsed.get(id);
+        if (known != null && known.json().equals(json)) {
+            return known.device();
         }
         Device device = Device.fromJson(id, json);
-        parsed.put(id, device);
+        parsed.put(id, new Parsed(json, device));
         return device;
     }
 }

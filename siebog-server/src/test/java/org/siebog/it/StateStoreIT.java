@@ -53,7 +53,7 @@ class StateStoreIT {
                 return store.get();
             }
             assertFalse(stores.status().startsWith("state store unavailable"), stores::status);
-            SiebogApi.sleep(200);
+            sleep(200);
         }
         throw new AssertionError("no state store after 120 s: " + stores.status());
     }
@@ -146,5 +146,14 @@ class StateStoreIT {
 
         assertTrue(e.getMessage().startsWith("cannot connect to Cassandra at 127.0.0.1:" + closedPort), e::getMessage);
         assertTrue(seconds < 20, "took " + seconds + " s");
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 }
