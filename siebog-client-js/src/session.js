@@ -393,7 +393,7 @@ export class DeviceSession {
     const bytes = utf8Length(json);
     if (bytes > this.maxStateBytes) {
       // Refused here, before the server would: nothing is sent, nothing changes.
-      this.answerSave(agent, [id], new SiebogError(413, `the state is ${bytes} bytes of JSON; a state is at most ${this.maxStateBytes}`));
+      this.answerSave(agent, [id], new SiebogError(413, `the state of ${agent.aid} is ${bytes} bytes of JSON; at most ${this.maxStateBytes} are kept`));
       return;
     }
     if (agent.nextSave) {

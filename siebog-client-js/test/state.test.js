@@ -134,7 +134,7 @@ test('413: a state over maxStateBytes is refused before sending and changes noth
   assert.deepEqual(f.take(), []);
   assert.deepEqual(a.results(), [{
     type: 'saveResult', id: 1, version: 1,
-    error: { status: 413, message: 'the state is 1202 bytes of JSON; a state is at most 1000', version: null },
+    error: { status: 413, message: 'the state of p@siebog is 1202 bytes of JSON; at most 1000 are kept', version: null },
   }]);
   a.save('small');
   const [frame] = f.take();

@@ -13,7 +13,7 @@ import { Agent } from '../js/agent.js';
 
 export default class Primes extends Agent {
   onStart(args, state) {
-    this.state = state; // {below, next, count}: primes in [2, next) counted so far; null at first
+    this.state = state; // {below, next, count}: count = primes below next, so far; null at first
   }
 
   async onMessage(msg) {
@@ -21,7 +21,7 @@ export default class Primes extends Agent {
     const { below, chunk = 100_000 } = JSON.parse(msg.content);
     let resumedFrom = null;
     if (this.state?.below === below) resumedFrom = { version: this.stateVersion, next: this.state.next };
-    else this.state = { below, next: 2, count: 0 }; // a new job
+    else this.state = { below, next: 0, count: 0 }; // a new job
 
     while (this.state.next < below) {
       const end = Math.min(below, this.state.next + chunk);
