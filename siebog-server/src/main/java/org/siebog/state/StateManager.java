@@ -55,7 +55,6 @@ public class StateManager {
      * names that version, and being higher it replaces whatever did).
      */
     public CompletionStage<Long> save(AID aid, long expected, String state, String device) {
-        String key = aid.toString();
         return stores.ready().exceptionallyCompose(none -> CompletableFuture.failedFuture(
                 StateRefusedException.unavailable(aid, expected, none))).thenCompose(store -> save(store, aid, expected, state, device));
     }
