@@ -386,14 +386,18 @@ export class DeviceSession {
    * with the outcome of that write (a newer state acknowledged covers the older ones).
    */
   saveState(agent, id, json) {
+    // Refused here, before the server would: nothing is sent, nothing changes.
+    const refuse = (error) => {
+      this.env.emit('error', { aid: agent.aid, status: error.status, error: error.message });
+      this.answerSave(agent, [id], error);
+    };
     if (typeof json !== 'string') {
-      this.answerSave(agent, [id], new SiebogError(400, 'the state must be JSON text'));
+      refuse(new SiebogError(400, 'the state must be JSON text'));
       return;
     }
     const bytes = utf8Length(json);
     if (bytes > this.maxStateBytes) {
-      // Refused here, before the server would: nothing is sent, nothing changes.
-      this.answerSave(agent, [id], new SiebogError(413, `the state of ${agent.aid} is ${bytes} bytes of JSON; at most ${this.maxStateBytes} are kept`));
+      refuse(new SiebogError(413, `the state of ${agent.aid} is ${bytes} bytes of JSON; at most ${this.maxStateBytes} are kept`));
       return;
     }
     if (agent.nextSave) {

@@ -136,6 +136,8 @@ test('413: a state over maxStateBytes is refused before sending and changes noth
     type: 'saveResult', id: 1, version: 1,
     error: { status: 413, message: 'the state of p@siebog is 1202 bytes of JSON; at most 1000 are kept', version: null },
   }]);
+  assert.deepEqual(f.events.filter((e) => e.type === 'error').map((e) => e.detail),
+    [{ aid: 'p@siebog', status: 413, error: 'the state of p@siebog is 1202 bytes of JSON; at most 1000 are kept' }], 'the page hears of it');
   a.save('small');
   const [frame] = f.take();
   assert.equal(frame.version, 1);
