@@ -48,22 +48,62 @@ export function toCanonicalJson(msg: unknown): string;
 /** Checks an AID and returns `name@platform` (a bare name gets the platform `siebog`). */
 export function parseAid(text: string, field?: string): AID;
 
+/** Any value JSON can hold: what an agent's state may be. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
 /** Base class of client agents: an agent module default-exports a subclass. */
 export class Agent {
   /** This agent's AID; set before onStart (not yet in the constructor). */
   readonly aid: AID;
-  onStart(args: Record<string, string>): void | Promise<void>;
+  /**
+   * The version of this agent's saved state as this device knows it: the one it started with
+   * (0 when nothing was ever saved), then that of each save (and after a 503, the server's).
+   */
+  readonly stateVersion: number;
+  /**
+   * Called once before any message. `state` is the agent's last saved state (null when none):
+   * when a device leaves, its agents start again on other devices from there.
+   */
+  onStart(args: Record<string, string>, state: any): void | Promise<void>;
   onMessage(msg: AclMessage): void | Promise<void>;
   onStop(): void | Promise<void>;
   /** Sends as this agent; resolves once admitted. Throws AclError at once for a malformed message. */
   send(msg: Omit<AclMessageInit, 'sender'>): Promise<void>;
   /** Answers msg (to its replyTo, else its sender) in its conversation. */
   reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
+  /**
+   * Saves this agent's state: any JSON-serialisable value, copied (as JSON) when called, so later
+   * changes to the object are not saved. Resolves with the new version once Cassandra
+   * acknowledged the write; from then on the agent starts from this state, or a newer one,
+   * wherever it starts again. At most one save per agent is on its way: saves made meanwhile
+   * wait, only the newest of them is written, and they all settle with that write. When
+   * Cassandra is slow, saves wait in the device (in order) rather than fail.
+   *
+   * Rejects with a SiebogError:
+   * - 400: not JSON-serialisable (a cycle, a BigInt, undefined); nothing is sent.
+   * - 413: its JSON is over the server's `maxStateBytes` (64 KiB); refused before sending,
+   *   nothing changes.
+   * - 503: Cassandra is down or did not answer in time, or the device lost its connection. The
+   *   save may or may not have been written; the next save goes on from the version the server
+   *   reported (`error.version`), so simply save again later.
+   * - 409: another copy of this agent saved its state since this one started (typically this
+   *   device was cut off, the server started the agent again elsewhere, and that copy saved).
+   *   This copy is stale: it keeps its version, so every later save of it is refused with 409
+   *   too, and its work will not be kept. Stop working; the other copy carries on from the state
+   *   it has (`error.version` is the version it wrote). Only a restart of the agent clears it.
+   * - 429: too many state requests of this device waiting for Cassandra (the library never sends
+   *   more than the server allows, so only a misbehaving server causes it).
+   *
+   * A rejection nobody awaits is still reported to the page (`error` event with the agent's aid).
+   */
+  saveState(state: JsonValue | object): Promise<{ version: number }>;
 }
 
 /** A request refused by the server (or by the library before sending); status is an HTTP status. */
 export class SiebogError extends Error {
   readonly status: number;
+  /** State errors (409, 503): the agent's state version as the server reported it. */
+  readonly version?: number;
 }
 
 export interface JoinOptions {
@@ -98,6 +138,8 @@ export interface DeviceEventMap {
   stats: CustomEvent<{ messagesPerSecond: number; handled: number; sent: number; agents: HostedAgent[] }>;
   agenterror: CustomEvent<{ aid: AID; phase: 'start' | 'message' | 'stop'; error: string }>;
   error: CustomEvent<{ status: number; error: string; aid?: AID }>;
+  /** Cassandra acknowledged a save of a hosted agent's state (one event per write, coalesced saves share it). */
+  statesaved: CustomEvent<{ aid: AID; version: number }>;
   closed: CustomEvent<{ code: number; reason: string; reconnecting: boolean }>;
 }
 

@@ -2,6 +2,7 @@
 // imports this file and default-exports a subclass; the device runs it in its own Worker
 // (worker.js), one call at a time.
 import { validateMessage } from './acl.js';
+import { SiebogError } from './session.js';
 
 // Symbol.for, not Symbol(): an agent module may reach this file by another URL than worker.js
 // does (a different module instance), and the brand and runtime must still match.
@@ -10,7 +11,8 @@ const BRAND = Symbol.for('siebog.agent');
 
 /**
  * @typedef {import('../index').AclMessage} AclMessage
- * @typedef {{aid: string, send(message: object): Promise<void>}} AgentRuntime
+ * @typedef {{aid: string, send(message: object): Promise<void>,
+ *   saveState(json: string): Promise<{version: number}>, stateVersion(): number}} AgentRuntime
  */
 
 export class Agent {
@@ -28,11 +30,22 @@ export class Agent {
   }
 
   /**
-   * Called once before any message, with the start arguments (an object of strings).
-   * Throwing here ends the agent (reported as `agentError` phase `start`).
-   * @param {Record<string, string>} args
+   * The version of this agent's saved state as this device knows it: the one it started with
+   * (0 when nothing was ever saved), then that of each save. Set before `onStart` runs.
+   * @returns {number}
    */
-  onStart(args) {} // eslint-disable-line no-unused-vars
+  get stateVersion() {
+    return this[RUNTIME]?.stateVersion() ?? 0;
+  }
+
+  /**
+   * Called once before any message, with the start arguments (an object of strings) and the
+   * agent's last saved state (null when none was saved): after a device left, the agent starts
+   * again elsewhere from there. Throwing here ends the agent (reported as `agentError` phase `start`).
+   * @param {Record<string, string>} args
+   * @param {any} state
+   */
+  onStart(args, state) {} // eslint-disable-line no-unused-vars
 
   /**
    * Called for each message, one at a time, in order. Every field is present; absent ones are null.
@@ -57,6 +70,32 @@ export class Agent {
     if (!runtime) throw new Error('this agent is not running yet: send from onStart, onMessage or onStop');
     const message = validateMessage({ ...msg, sender: runtime.aid });
     return runtime.send(message);
+  }
+
+  /**
+   * Saves this agent's state (any JSON value; copied now, so later changes to it are not saved).
+   * Resolves with the new `{version}` once Cassandra acknowledged the write: from then on, the
+   * agent starts from this state (or a newer one) wherever it starts again. Saves made while one
+   * is on its way are coalesced: only the newest is written and all of them settle with it.
+   * Rejects with a SiebogError whose `status` says why: 400 not JSON, 413 over the size limit
+   * (checked before sending), 503 Cassandra down or slow (the save may or may not have happened:
+   * save again), 409 another copy of this agent saved since this one started (this copy is stale,
+   * e.g. its device was cut off and the agent started again elsewhere; every later save of it
+   * fails too: stop working). A failure nobody awaits is still reported to the page.
+   * @param {any} state
+   * @returns {Promise<{version: number}>}
+   */
+  saveState(state) {
+    const runtime = this[RUNTIME];
+    if (!runtime) throw new Error('this agent is not running yet: save from onStart, onMessage or onStop');
+    let json;
+    try {
+      json = JSON.stringify(state);
+    } catch (e) {
+      return Promise.reject(new SiebogError(400, `the state is not JSON-serialisable: ${e.message}`));
+    }
+    if (json === undefined) return Promise.reject(new SiebogError(400, `the state must be a JSON value, got ${typeof state}`));
+    return runtime.saveState(json);
   }
 
   /**

@@ -25,7 +25,8 @@ export function backoffDelay(attempt, random = Math.random()) {
  * - `agents`     {agents: [{aid, agentClass, state, handled}]}: an agent started or ended
  * - `stats`      {messagesPerSecond, handled, sent, agents}: every second while joined
  * - `agenterror` {aid, phase, error}: an agent threw
- * - `error`      {status, error, aid?}: the server refused something nobody awaited
+ * - `error`      {status, error, aid?}: the server refused something nobody awaited (or an agent's save)
+ * - `statesaved` {aid, version}: Cassandra acknowledged a save of a hosted agent's state
  * - `closed`     {code, reason, reconnecting}: the socket closed
  */
 export class Device extends EventTarget {

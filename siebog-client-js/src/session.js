@@ -7,15 +7,29 @@ import { validateMessage } from './acl.js';
 export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024;
 /** How long an agent's onStop may take before its Worker is ended anyway. */
 export const STOP_TIMEOUT_MS = 5000;
+/** The protocol's defaults for agent state, until `welcome` says otherwise. */
+export const DEFAULT_MAX_STATE_BYTES = 64 * 1024;
+export const DEFAULT_MAX_PENDING_STATE = 256;
 
-/** A request the server (or the library, before sending) refused; `status` is an HTTP status. */
+/**
+ * A request the server (or the library, before sending) refused; `status` is an HTTP status.
+ * State errors (409, 503) also carry the `version` the server reported.
+ */
 export class SiebogError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
+  /** @param {number} status @param {string} message @param {number|null} [version] */
+  constructor(status, message, version = null) {
     super(message);
     this.name = 'SiebogError';
     this.status = status;
+    if (version !== null && version !== undefined) this.version = version;
   }
+}
+
+/** Bytes of `text` in UTF-8. */
+export function utf8Length(text) {
+  // Cheap when it is plain ASCII (the usual JSON); exact otherwise.
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : new TextEncoder().encode(text).length;
 }
 
 /**
@@ -101,7 +115,14 @@ export class RateMeter {
  *   clearTimeout?: (handle: any) => void,
  * }} SessionEnv
  * @typedef {{aid: string, agentClass: string, module: string, state: 'starting'|'running'|'stopping',
- *   handled: number, host: AgentHost, stopTimer: any}} HostedAgent
+ *   handled: number, host: AgentHost, stopTimer: any, version: number, saving: boolean,
+ *   nextSave: {json: string, ids: number[]}|null, queued: boolean}} HostedAgent
+ *
+ * Agent state: `version` is the agent's state version as this device knows it (from `start`, then
+ * each `stateSaved`, or the `version` of a 503). `saving` is true while its one `saveState` is on
+ * the wire; saves it makes meanwhile wait in `nextSave` (the newest JSON, and the ids of every
+ * waiting promise), and `queued` while it waits in `stateQueue` for one of the device's
+ * `maxPendingState` slots.
  */
 
 export class DeviceSession {
@@ -115,6 +136,12 @@ export class DeviceSession {
     this.platform = null;
     this.heartbeatMs = null;
     this.maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+    this.maxStateBytes = DEFAULT_MAX_STATE_BYTES;
+    this.maxPendingState = DEFAULT_MAX_PENDING_STATE;
+    /** State requests of this device on the wire (at most maxPendingState). */
+    this.statePending = 0;
+    /** @type {HostedAgent[]} agents whose next save waits for a free slot, first come first served */
+    this.stateQueue = [];
     /** @type {Map<string, HostedAgent>} */
     this.agents = new Map();
     this.acks = new AckTracker();
@@ -208,6 +235,8 @@ export class DeviceSession {
         this.platform = frame.platform ?? null;
         this.heartbeatMs = frame.heartbeatMs;
         if (frame.maxFrameBytes > 0) this.maxFrameBytes = frame.maxFrameBytes;
+        if (frame.maxStateBytes > 0) this.maxStateBytes = frame.maxStateBytes;
+        if (frame.maxPendingState > 0) this.maxPendingState = frame.maxPendingState;
         this.resolveWelcome(frame);
         break;
       case 'heartbeat':
@@ -224,10 +253,11 @@ export class DeviceSession {
       case 'sent':
       case 'spawned':
       case 'agentStopped':
+      case 'stateSaved':
         this.settle(frame.ref, null, frame);
         break;
       case 'error': {
-        const error = new SiebogError(frame.status ?? 500, frame.error ?? 'unknown error');
+        const error = new SiebogError(frame.status ?? 500, frame.error ?? 'unknown error', frame.version);
         if (frame.ref != null && this.requests.has(frame.ref)) this.settle(frame.ref, error);
         else if (this.deviceId === null) this.rejectWelcome(error); // the join itself was refused
         else this.env.emit('error', { status: error.status, error: error.message });
@@ -239,7 +269,7 @@ export class DeviceSession {
     }
   }
 
-  start({ aid, agentClass, module, args }) {
+  start({ aid, agentClass, module, args, state, version }) {
     if (typeof aid !== 'string' || typeof module !== 'string') {
       this.env.emit('error', { status: 400, error: `the server sent a start without aid or module: ${JSON.stringify({ aid, module })}` });
       return;
@@ -251,9 +281,12 @@ export class DeviceSession {
     }
     const host = this.env.createAgentHost(aid, (data) => this.fromAgent(aid, data));
     /** @type {HostedAgent} */
-    const agent = { aid, agentClass: agentClass ?? module, module, state: 'starting', handled: 0, host, stopTimer: null };
+    const agent = {
+      aid, agentClass: agentClass ?? module, module, state: 'starting', handled: 0, host, stopTimer: null,
+      version: Number.isInteger(version) ? version : 0, saving: false, nextSave: null, queued: false,
+    };
     this.agents.set(aid, agent);
-    host.post({ type: 'start', module: this.env.resolveModule(module), aid, args: args ?? {} });
+    host.post({ type: 'start', module: this.env.resolveModule(module), aid, args: args ?? {}, state: state ?? null, version: agent.version });
     this.agentsChanged();
   }
 
@@ -316,6 +349,9 @@ export class DeviceSession {
       case 'send':
         this.sendFromAgent(agent, data.id, data.message);
         break;
+      case 'saveState':
+        this.saveState(agent, data.id, data.json);
+        break;
       case 'stopped':
         this.ended(aid);
         break;
@@ -339,6 +375,97 @@ export class DeviceSession {
         agent.host.post({ type: 'sendResult', id, error: e.message });
       },
     );
+  }
+
+  // ---- agent state ---------------------------------------------------------------------------
+
+  /**
+   * An agent's `saveState`: `json` is its state as JSON text. At most one `saveState` per agent
+   * is on the wire; saves made meanwhile wait, and only the newest waiting one is written, when
+   * the one on the wire is answered and a device slot is free. Every waiting save is answered
+   * with the outcome of that write (a newer state acknowledged covers the older ones).
+   */
+  saveState(agent, id, json) {
+    // Refused here, before the server would: nothing is sent, nothing changes.
+    const refuse = (error) => {
+      this.env.emit('error', { aid: agent.aid, status: error.status, error: error.message });
+      this.answerSave(agent, [id], error);
+    };
+    if (typeof json !== 'string') {
+      refuse(new SiebogError(400, 'the state must be JSON text'));
+      return;
+    }
+    const bytes = utf8Length(json);
+    if (bytes > this.maxStateBytes) {
+      refuse(new SiebogError(413, `the state of ${agent.aid} is ${bytes} bytes of JSON; at most ${this.maxStateBytes} are kept`));
+      return;
+    }
+    if (agent.nextSave) {
+      agent.nextSave.json = json;
+      agent.nextSave.ids.push(id);
+    } else {
+      agent.nextSave = { json, ids: [id] };
+    }
+    if (!agent.saving && !agent.queued) {
+      agent.queued = true;
+      this.stateQueue.push(agent);
+    }
+    this.pumpState();
+  }
+
+  /** Sends waiting saves, in order, while the device has fewer than maxPendingState on the wire. */
+  pumpState() {
+    while (!this.closed && this.statePending < this.maxPendingState && this.stateQueue.length > 0) {
+      const agent = this.stateQueue.shift();
+      agent.queued = false;
+      if (agent.nextSave) this.writeSave(agent);
+    }
+  }
+
+  writeSave(agent) {
+    const { json, ids } = agent.nextSave;
+    agent.nextSave = null;
+    agent.saving = true;
+    this.statePending++;
+    const ref = this.nextRef++;
+    // Settled synchronously from receive(), so the next save goes out in the same turn.
+    this.requests.set(ref, {
+      resolve: (frame) => this.saveDone(agent, ids, null, frame),
+      reject: (error) => this.saveDone(agent, ids, error),
+    });
+    try {
+      this.write({ op: 'saveState', aid: agent.aid, version: agent.version, state: JSON.parse(json), ref });
+    } catch (e) {
+      this.requests.delete(ref);
+      this.saveDone(agent, ids, e);
+    }
+  }
+
+  saveDone(agent, ids, error, frame) {
+    this.statePending--;
+    agent.saving = false;
+    if (error) {
+      // 503: the failed save may have used a version up; the server says which is current now.
+      // 409: another device saved this agent's state (it was started again elsewhere): this copy
+      // is stale. Its version is kept, so every later save of it is refused too.
+      if (error.status === 503 && Number.isInteger(error.version)) agent.version = error.version;
+      if (!this.closed) this.env.emit('error', { aid: agent.aid, status: error.status ?? 500, error: error.message });
+    } else {
+      agent.version = Number.isInteger(frame.version) ? frame.version : agent.version + 1;
+      this.env.emit('statesaved', { aid: agent.aid, version: agent.version });
+    }
+    this.answerSave(agent, ids, error);
+    if (agent.nextSave && !this.closed && this.agents.get(agent.aid) === agent) {
+      agent.queued = true;
+      this.stateQueue.push(agent);
+    }
+    this.pumpState();
+  }
+
+  /** Settles the agent's waiting `saveState` promises: `version` is the agent's version now. */
+  answerSave(agent, ids, error) {
+    const failure = error ? { status: error.status ?? 500, message: error.message, version: error.version ?? null } : null;
+    for (const id of ids) agent.host.post({ type: 'saveResult', id, version: agent.version, error: failure });
   }
 
   /**
@@ -418,6 +545,10 @@ export class DeviceSession {
     agent.host.terminate();
     this.agents.delete(agent.aid);
     this.acks.forget(agent.aid);
+    // Saves not sent yet go with the agent; one on the wire still holds its slot until answered.
+    agent.nextSave = null;
+    if (agent.queued) this.stateQueue = this.stateQueue.filter((a) => a !== agent);
+    agent.queued = false;
     this.agentsChanged();
   }
 
@@ -442,6 +573,7 @@ export class DeviceSession {
       agent.host.terminate();
     }
     this.agents.clear();
+    this.stateQueue = [];
     const error = new SiebogError(503, reason);
     for (const request of this.requests.values()) request.reject(error);
     this.requests.clear();

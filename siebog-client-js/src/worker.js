@@ -1,14 +1,21 @@
 // Bootstrap of the module Worker that hosts one agent. The device talks to it with postMessage:
 //
-//   device → worker: {type:'start', module, aid, args} · {type:'deliver', message, seq}
+//   device → worker: {type:'start', module, aid, args, state, version} · {type:'deliver', message, seq}
 //                    {type:'stop'} · {type:'sendResult', id, error}
+//                    {type:'saveResult', id, version, error: null | {status, message, version}}
 //   worker → device: {type:'started'} · {type:'handled', seq} · {type:'send', id, message}
-//                    {type:'agentError', phase, error} · {type:'stopped'}
+//                    {type:'saveState', id, json} · {type:'agentError', phase, error} · {type:'stopped'}
+//
+// `state`/`version` in start are the agent's last saved state (null/0 when none). saveState
+// carries the state as JSON text (checked and copied when the agent called saveState); its
+// saveResult gives the agent's state version as the device now knows it, and the error if the
+// save failed (status 409, 413, 429, 503…; `version` is what the server reported).
 //
 // Calls into the agent run one at a time, in arrival order, each awaited, so an async onMessage
 // finishes before the next starts. Whatever the agent throws is reported, never fatal.
 import { attachRuntime, isAgentClass } from './agent.js';
 import { withAllFields } from './acl.js';
+import { SiebogError } from './session.js';
 
 /** @type {import('./agent.js').Agent | null} */
 let agent = null;
@@ -18,6 +25,10 @@ let queue = Promise.resolve();
 let nextSendId = 1;
 /** @type {Map<number, {resolve: () => void, reject: (e: Error) => void}>} */
 const pendingSends = new Map();
+let stateVersion = 0;
+let nextSaveId = 1;
+/** @type {Map<number, {resolve: (v: {version: number}) => void, reject: (e: Error) => void}>} */
+const pendingSaves = new Map();
 
 const post = (data) => self.postMessage(data);
 
@@ -33,6 +44,7 @@ self.onmessage = (event) => {
     case 'deliver': enqueue(() => deliver(cmd)); break;
     case 'stop': enqueue(stop); break;
     case 'sendResult': settleSend(cmd); break;
+    case 'saveResult': settleSave(cmd); break;
     default: post({ type: 'agentError', phase: 'message', error: `worker got an unknown command '${cmd.type}'` });
   }
 };
@@ -48,7 +60,7 @@ self.addEventListener('unhandledrejection', (e) => {
   post({ type: 'agentError', phase: 'message', error: describe(e.reason) });
 });
 
-async function start({ module, aid, args }) {
+async function start({ module, aid, args, state, version }) {
   try {
     const exports = await import(module);
     const AgentClass = exports.default;
@@ -56,8 +68,9 @@ async function start({ module, aid, args }) {
       throw new TypeError(`${module} must default-export a class that extends Agent (from /siebog/js/agent.js)`);
     }
     agent = new AgentClass();
-    attachRuntime(agent, { aid, send: sendFromAgent });
-    await agent.onStart(args ?? {});
+    stateVersion = Number.isInteger(version) ? version : 0;
+    attachRuntime(agent, { aid, send: sendFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
+    await agent.onStart(args ?? {}, state ?? null);
     post({ type: 'started' });
   } catch (e) {
     failed = true;
@@ -104,6 +117,24 @@ function settleSend({ id, error }) {
   if (!pending) return;
   pendingSends.delete(id);
   if (error) pending.reject(new Error(error)); else pending.resolve();
+}
+
+function saveFromAgent(json) {
+  const id = nextSaveId++;
+  const promise = new Promise((resolve, reject) => pendingSaves.set(id, { resolve, reject }));
+  // As with sends, the device reports failed saves to the page, so one nobody awaits is not lost.
+  promise.catch(() => {});
+  post({ type: 'saveState', id, json });
+  return promise;
+}
+
+function settleSave({ id, version, error }) {
+  if (Number.isInteger(version)) stateVersion = version;
+  const pending = pendingSaves.get(id);
+  if (!pending) return;
+  pendingSaves.delete(id);
+  if (error) pending.reject(new SiebogError(error.status, error.message, error.version));
+  else pending.resolve({ version });
 }
 
 /** A one-line description of whatever was thrown. */

@@ -85,3 +85,31 @@ test('computeUnits out of range are refused before connecting', () => {
   assert.throws(() => new Device({ url: 'ws://h/siebog/ws/device', computeUnits: 0 }), RangeError);
   assert.throws(() => new Device({ url: 'ws://h/siebog/ws/device', computeUnits: 2e6 }), RangeError);
 });
+
+test('an acknowledged save is a statesaved event on the device', async () => {
+  const hosts = new Map();
+  const device = new Device({
+    url: 'ws://h:1/siebog/ws/device', computeUnits: 5, WebSocket: FakeSocket,
+    createAgentHost: (aid, onMessage) => { hosts.set(aid, { onMessage, commands: [] }); return { post: (c) => hosts.get(aid).commands.push(c), terminate() {} }; },
+  });
+  const saved = [];
+  device.addEventListener('statesaved', (e) => saved.push(e.detail));
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  const socket = FakeSocket.last;
+  socket.serverSends({ op: 'welcome', device: 'd-2', platform: 'siebog', heartbeatMs: 60_000, maxFrameBytes: 262144, maxStateBytes: 65536, maxPendingState: 256 });
+  await joining;
+  socket.serverSends({ op: 'start', aid: 'p@siebog', agentClass: 'Primes', module: '/siebog/agents/Primes.js', args: {}, state: { next: 3 }, version: 2 });
+  const host = hosts.get('p@siebog');
+  assert.deepEqual(host.commands[0].state, { next: 3 });
+  host.onMessage({ type: 'started' });
+  host.onMessage({ type: 'saveState', id: 1, json: '{"next":4}' });
+  const frame = socket.sent.at(-1);
+  assert.deepEqual(frame, { op: 'saveState', aid: 'p@siebog', version: 2, state: { next: 4 }, ref: frame.ref });
+  socket.serverSends({ op: 'stateSaved', ref: frame.ref, aid: 'p@siebog', version: 3 });
+  assert.deepEqual(saved, [{ aid: 'p@siebog', version: 3 }]);
+  assert.deepEqual(host.commands.at(-1), { type: 'saveResult', id: 1, version: 3, error: null });
+  const leaving = device.leave();
+  socket.serverCloses(1000, 'left');
+  await leaving;
+});

@@ -62,7 +62,9 @@ test('a refused join rejects the welcome', async () => {
 test('start runs the module in a new host and answers started', async () => {
   const f = await joined();
   const host = startAgent(f, 'e@siebog', false);
-  assert.deepEqual(host.commands, [{ type: 'start', module: 'http://host:8080/siebog/agents/Echo.js', aid: 'e@siebog', args: { a: '1' } }]);
+  assert.deepEqual(host.commands, [{
+    type: 'start', module: 'http://host:8080/siebog/agents/Echo.js', aid: 'e@siebog', args: { a: '1' }, state: null, version: 0,
+  }]);
   assert.deepEqual(f.take(), []);
   host.onMessage({ type: 'started' });
   assert.deepEqual(f.take(), [{ op: 'started', aid: 'e@siebog' }]);

@@ -34,6 +34,8 @@ const STATE_TEXT = {
 // demos that need a known placement. `?label=...` names the device in GET /api/devices.
 const params = new URLSearchParams(location.search);
 const device = new Device({ label: params.get('label') || browserLabel(), computeUnits: forcedComputeUnits(params.get('cu')) });
+// For the browser console and the end-to-end tests (e.g. siebogDevice.addEventListener('statesaved', …)).
+window.siebogDevice = device;
 
 function forcedComputeUnits(text) {
   if (text === null) return undefined;
