@@ -197,7 +197,8 @@ class ClusterIT {
         Thread.sleep(1500);
         Map<String, String> before = new TreeMap<>();
         for (String counter : counters) {
-            before.put(counter, cluster.api(1).ask(counter, 10_000));
+            // Generous: each ask queues behind thousands of messages in flight, on a machine that may be busy.
+            before.put(counter, cluster.api(1).ask(counter, 30_000));
         }
         cluster.kill("node3");
         Thread.sleep(4000);
