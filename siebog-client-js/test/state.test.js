@@ -1,25 +1,13 @@
 // Agent state in the session: saveState frames, versions, coalescing, backpressure, local limits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DeviceSession, SiebogError, utf8Length } from '../src/session.js';
+import { SiebogError, utf8Length } from '../src/session.js';
+import { fixture } from '../test-support/fake-session.js';
 
 /** A joined session with fake agent hosts; `welcome` fields can be overridden. */
 async function joined(welcome = {}) {
-  const frames = [];
-  const events = [];
-  const hosts = new Map();
-  const session = new DeviceSession({
-    send: (text) => frames.push(JSON.parse(text)),
-    createAgentHost: (aid, onMessage) => {
-      const host = { commands: [], terminated: false, onMessage };
-      hosts.set(aid, host);
-      return { post: (c) => host.commands.push(c), terminate: () => { host.terminated = true; } };
-    },
-    resolveModule: (path) => `http://host:8080${path}`,
-    emit: (type, detail) => events.push({ type, detail }),
-    setTimeout: () => null,
-    clearTimeout: () => {},
-  });
+  const f = fixture();
+  const { session, frames, events, hosts, take } = f;
   const joining = session.join(10);
   session.receive({ op: 'welcome', device: 'd-1', platform: 'siebog', heartbeatMs: 5000, maxFrameBytes: 262144, maxStateBytes: 1000, maxPendingState: 256, ...welcome });
   await joining;
@@ -37,7 +25,6 @@ async function joined(welcome = {}) {
       results: () => host.commands.filter((c) => c.type === 'saveResult'),
     };
   };
-  const take = () => frames.splice(0);
   const saved = () => events.filter((e) => e.type === 'statesaved').map((e) => e.detail);
   return { session, frames, events, hosts, start, take, saved };
 }

@@ -45,9 +45,7 @@ class AgentStateIT {
 
     @AfterEach
     void stopClientAgents() {
-        siebog.agents().values().stream()
-                .filter(a -> a.getString("agentClass").equals("TestClient"))
-                .forEach(a -> siebog.delete("agents/" + a.getString("aid")));
+        siebog.stopAll("TestClient");
     }
 
     /** Sends {@code saveState} and returns the answer ({@code stateSaved} or {@code error}). */

@@ -49,9 +49,7 @@ class DevicesIT {
     /** Client agents outlive their devices (they move to the next one): each test stops its own. */
     @AfterEach
     void stopClientAgents() {
-        siebog.agents().values().stream()
-                .filter(a -> a.getString("agentClass").equals("TestClient"))
-                .forEach(a -> siebog.delete("agents/" + a.getString("aid")));
+        siebog.stopAll("TestClient");
     }
 
     private JsonObject deviceListed(String id) {
