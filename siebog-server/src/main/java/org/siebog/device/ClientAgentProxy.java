@@ -49,7 +49,8 @@ final class ClientAgentProxy implements Agent {
     private boolean stopped;
     /** Its saved state is being read, to start it: the sweep leaves it alone meanwhile. */
     private boolean readingState;
-    private long launchedAt;
+    /** From creation, not 0: a proxy whose first start has not launched yet is not overdue. */
+    private long launchedAt = System.currentTimeMillis();
     private CompletableFuture<Void> starting = new CompletableFuture<>();
     private long seq;
     private final ArrayDeque<Delivery> unacked = new ArrayDeque<>();

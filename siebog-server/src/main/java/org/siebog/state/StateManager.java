@@ -59,27 +59,39 @@ public class StateManager {
                 StateRefusedException.unavailable(aid, expected, none))).thenCompose(store -> save(store, aid, expected, state, device));
     }
 
+    /**
+     * Tries the compare-and-set first (one cache operation on the hot path); only when it fails does
+     * it find out why: the version is not known here yet (learn it, then try again) or it moved on.
+     */
     private CompletionStage<Long> save(StateStore store, AID aid, long expected, String state, String device) {
         String key = aid.toString();
-        return current(aid).thenCompose(version -> {
-            if (version != expected) {
-                throw StateRefusedException.conflict(aid, version, expected);
+        return versions.advance(key, expected).thenCompose(advanced -> {
+            if (advanced) {
+                return write(store, aid, expected + 1, state, device);
             }
-            return versions.advance(key, expected);
-        }).thenCompose(advanced -> {
-            if (!advanced) {
-                return versions.cached(key).thenApply(now -> {
-                    throw StateRefusedException.conflict(aid, now == null ? expected : now, expected);
+            return versions.cached(key).thenCompose(known -> {
+                if (known != null && known != expected) {
+                    throw StateRefusedException.conflict(aid, known, expected);
+                }
+                if (known != null) {
+                    return save(store, aid, expected, state, device); // learnt by another request meanwhile
+                }
+                return load(aid).thenCompose(saved -> {
+                    if (saved.version() != expected) {
+                        throw StateRefusedException.conflict(aid, saved.version(), expected);
+                    }
+                    return save(store, aid, expected, state, device);
                 });
+            });
+        });
+    }
+
+    private static CompletionStage<Long> write(StateStore store, AID aid, long version, String state, String device) {
+        return store.write(aid.toString(), version, state, device).handle((ok, failed) -> {
+            if (failed != null) {
+                throw StateRefusedException.unavailable(aid, version, failed);
             }
-            long next = expected + 1;
-            return store.write(key, next, state, device)
-                    .handle((ok, failed) -> {
-                        if (failed != null) {
-                            throw StateRefusedException.unavailable(aid, next, failed);
-                        }
-                        return next;
-                    });
+            return version;
         });
     }
 

@@ -39,17 +39,23 @@ public class StateVersions {
      * current (a save may have taken a version the store never got: that one counts).
      */
     CompletionStage<Long> learn(String aid, long stored) {
-        return cache.putIfAbsentAsync(aid, Long.toString(stored)).thenCompose(previous -> {
-            if (previous == null) {
-                return CompletableFuture.completedFuture(stored);
-            }
-            long known = Long.parseLong(previous);
-            if (known >= stored) {
-                return CompletableFuture.completedFuture(known);
-            }
-            return cache.replaceAsync(aid, previous, Long.toString(stored))
-                    .thenCompose(replaced -> replaced ? CompletableFuture.completedFuture(stored) : learn(aid, stored));
-        });
+        // A read first: on a known agent (every load of a running one) it is all that is needed.
+        return cache.getAsync(aid).thenCompose(known -> known != null && Long.parseLong(known) >= stored
+                ? CompletableFuture.completedFuture(Long.parseLong(known))
+                : cache.putIfAbsentAsync(aid, Long.toString(stored)).thenCompose(previous -> record(aid, stored, previous)));
+    }
+
+    /** After putIfAbsent: {@code previous} is what was there (null: ours went in). */
+    private CompletionStage<Long> record(String aid, long stored, String previous) {
+        if (previous == null) {
+            return CompletableFuture.completedFuture(stored);
+        }
+        long known = Long.parseLong(previous);
+        if (known >= stored) {
+            return CompletableFuture.completedFuture(known);
+        }
+        return cache.replaceAsync(aid, previous, Long.toString(stored))
+                .thenCompose(replaced -> replaced ? CompletableFuture.completedFuture(stored) : learn(aid, stored));
     }
 
     /** Moves {@code aid} from version {@code from} to {@code from + 1} if it is still at {@code from}. */
