@@ -41,7 +41,7 @@ import site.ycsb.DBException;
  *
  * <p>YCSB properties: {@code siebog.url} (ws://127.0.0.1:8080/siebog/ws/device), {@code siebog.devices}
  * (1000), {@code siebog.computeunits} (10), {@code siebog.joinconcurrency} (200 handshakes and joins in
- * flight), {@code siebog.eventloops} (the number of cores), {@code siebog.placementwaitseconds} (600).
+ * flight), {@code siebog.eventloops} (the number of cores), {@code siebog.placementstallseconds} (60).
  */
 final class DevicePool implements SimulatedDevice.Listener {
 
@@ -182,16 +182,22 @@ final class DevicePool implements SimulatedDevice.Listener {
 
     /**
      * A run phase needs every record's agent on its devices before it measures: waits until {@code count}
-     * agents were started here (the server restarts the load phase's agents as these devices join).
+     * agents were started here (the server restarts the load phase's agents as these devices join), or
+     * fails once none more came for {@code stall}.
      */
-    void awaitAgents(long count, Duration max) throws DBException {
+    void awaitAgents(long count, Duration stall) throws DBException {
         long started = System.nanoTime();
-        long deadline = started + max.toNanos();
         long lastLog = started;
+        long lastProgress = started;
+        int seen = 0;
         while (agents.size() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new DBException("only " + agents.size() + " of " + count + " agents were started on this JVM's "
-                        + devices.size() + " devices within " + max.toSeconds() + " s; did the load phase run against this node?");
+            if (agents.size() != seen) {
+                seen = agents.size();
+                lastProgress = System.nanoTime();
+            } else if (System.nanoTime() - lastProgress > stall.toNanos()) {
+                throw new DBException("only " + seen + " of " + count + " agents were started on this JVM's "
+                        + devices.size() + " devices, none more for " + stall.toSeconds()
+                        + " s; did the load phase run against this node?");
             }
             if (System.nanoTime() - lastLog > TimeUnit.SECONDS.toNanos(5)) {
                 log("%d of %d agents started on the devices (%.0f s)", agents.size(), count, seconds(started));

@@ -6,11 +6,20 @@ import java.util.List;
 public record PhaseRun(String binding, String phase, List<StatusLine> seconds, PhaseSummary summary) {
 
     /**
-     * The steady part of the phase: after {@code warmupSeconds}, and without the last line (YCSB prints a
-     * short final interval when the phase ends).
+     * The second the first operation completed: YCSB's clock starts before the bindings' {@code init}
+     * (joining thousands of devices, waiting for their agents), which is not part of the workload.
+     */
+    public long firstActiveSecond() {
+        return seconds.stream().filter(s -> s.opsPerSec() > 0).mapToLong(StatusLine::second).findFirst().orElse(0);
+    }
+
+    /**
+     * The steady part of the phase: {@code warmupSeconds} after the first operations, and without the
+     * last line (YCSB prints a short final interval when the phase ends).
      */
     public List<StatusLine> steady(long warmupSeconds) {
-        List<StatusLine> measured = seconds.stream().filter(s -> s.second() > warmupSeconds).toList();
+        long from = firstActiveSecond() + warmupSeconds;
+        List<StatusLine> measured = seconds.stream().filter(s -> s.second() >= from).toList();
         return measured.isEmpty() ? measured : measured.subList(0, measured.size() - 1);
     }
 

@@ -48,7 +48,7 @@ public final class SiebogDeviceDB extends DB {
         if (Boolean.parseBoolean(props.getProperty("dotransactions", "true"))) {
             synchronized (SiebogDeviceDB.class) { // one thread waits, the others find the agents there
                 pool.awaitAgents(Long.parseLong(props.getProperty("recordcount", "0")),
-                        Duration.ofSeconds(Long.parseLong(props.getProperty("siebog.placementwaitseconds", "600"))));
+                        Duration.ofSeconds(Long.parseLong(props.getProperty("siebog.placementstallseconds", "60"))));
             }
         }
     }

@@ -151,7 +151,8 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
             case "welcome" -> welcome(ctx, message);
             case "start" -> {
                 String aid = message.getString("aid");
-                listener.agentStarted(aid, message.getJsonNumber("version").longValue(), this);
+                // A server without agent state sends no version: the agent then has none saved.
+                listener.agentStarted(aid, message.containsKey("version") ? message.getJsonNumber("version").longValue() : 0, this);
                 send("{\"op\":\"started\",\"aid\":" + quoted(aid) + "}");
             }
             case "stop" -> {
@@ -208,6 +209,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        System.err.println("[ycsb-devices] device " + index + " (" + id + ") fails and closes: " + cause);
         joined.completeExceptionally(cause);
         ctx.close();
     }

@@ -108,7 +108,9 @@ public final class YcsbReport {
             if (run.seconds().isEmpty()) {
                 continue;
             }
-            double[] x = run.seconds().stream().mapToDouble(StatusLine::second).toArray();
+            // Aligned on each phase's first operations, so that bindings whose init took longer compare.
+            long first = run.firstActiveSecond();
+            double[] x = run.seconds().stream().mapToDouble(s -> s.second() - first).toArray();
             throughput.addSeries(run.binding(), x, values(run, StatusLine::opsPerSec)).setMarker(SeriesMarkers.NONE);
             latency.addSeries(run.binding(), x, values(run, s -> s.latency("UPDATE").p99Us() / 1000.0))
                     .setMarker(SeriesMarkers.NONE);
@@ -126,7 +128,7 @@ public final class YcsbReport {
     }
 
     private static XYChart panel(String title, String yAxis) {
-        return new XYChartBuilder().width(1100).height(420).title(title).xAxisTitle("second").yAxisTitle(yAxis).build();
+        return new XYChartBuilder().width(1100).height(420).title(title).xAxisTitle("second since the first operations").yAxisTitle(yAxis).build();
     }
 
     private static double[] values(PhaseRun run, ToDoubleFunction<StatusLine> value) {

@@ -64,10 +64,12 @@ class StatusLineTest {
     }
 
     @Test
-    void steadyPartSkipsWarmUpAndTheShortLastInterval() {
-        List<StatusLine> seconds = List.of(line(1, 100), line(2, 5000), line(3, 6000), line(4, 5500), line(5, 200));
+    void steadyPartSkipsInitWarmUpAndTheShortLastInterval() {
+        List<StatusLine> seconds = List.of(line(0, 0), line(1, 0), line(2, 100), line(3, 5000), line(4, 6000),
+                line(5, 5500), line(6, 200));
         PhaseRun run = new PhaseRun("siebog", "run", seconds, PhaseSummary.parse(List.of()));
-        assertEquals(List.of(line(2, 5000), line(3, 6000), line(4, 5500)), run.steady(1));
+        assertEquals(2, run.firstActiveSecond());
+        assertEquals(List.of(line(3, 5000), line(4, 6000), line(5, 5500)), run.steady(1));
         assertEquals(5500, run.steadyOpsPerSec(1), 1e-9);
         assertEquals(2 / 3.0, run.shareOfSecondsAtLeast90Percent(1, 6000), 1e-9);
     }
