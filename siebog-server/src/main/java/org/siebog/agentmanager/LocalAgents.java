@@ -27,6 +27,7 @@ import org.siebog.platform.PlatformConfig;
 import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
 import org.siebog.replication.ReplicationLog;
+import org.siebog.state.StateRefusedException;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -105,7 +106,7 @@ public class LocalAgents {
             if (unregister) {
                 directory.unregister(aid);
             }
-            webClients.forget(aid);
+            webClients.forget(aid, unregister);
         });
     }
 
@@ -169,9 +170,13 @@ public class LocalAgents {
         }
         try {
             agent.start(mailbox.context(), entry.args());
+        } catch (StateRefusedException e) { // its saved state cannot be read: a 503, not the agent's fault
+            host.discard(entry.aid());
+            webClients.forget(entry.aid(), false);
+            throw e;
         } catch (RuntimeException e) {
             host.discard(entry.aid());
-            webClients.forget(entry.aid());
+            webClients.forget(entry.aid(), true);
             throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);
         }
         if (journal != null) {

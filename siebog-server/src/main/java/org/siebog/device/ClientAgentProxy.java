@@ -3,9 +3,12 @@ package org.siebog.device;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import jakarta.json.JsonObject;
 
@@ -17,6 +20,7 @@ import org.siebog.cluster.RemoteNodeException;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
 import org.siebog.platform.SiebogException;
+import org.siebog.state.SavedState;
 
 /**
  * The server side of a client agent. It sits in an ordinary mailbox, so messages to a client agent
@@ -27,6 +31,8 @@ import org.siebog.platform.SiebogException;
 final class ClientAgentProxy implements Agent {
 
     static final long START_TIMEOUT_MS = 10_000;
+    /** Enough for a node that booted a moment ago to finish connecting to Cassandra. */
+    static final long STATE_READ_TIMEOUT_MS = 30_000;
 
     private record Delivery(long seq, JsonObject message) {
     }
@@ -36,53 +42,88 @@ final class ClientAgentProxy implements Agent {
     private final String module;
     private final Map<String, String> args;
     private final DevicePush push;
+    private final Function<AID, CompletionStage<SavedState>> savedState;
 
     private String device;
     private boolean running;
     private boolean stopped;
+    /** Its saved state is being read, to start it: the sweep leaves it alone meanwhile. */
+    private boolean readingState;
     private long launchedAt;
     private CompletableFuture<Void> starting = new CompletableFuture<>();
     private long seq;
     private final ArrayDeque<Delivery> unacked = new ArrayDeque<>();
 
-    ClientAgentProxy(AID aid, String agentClass, String module, Map<String, String> args, String device, DevicePush push) {
+    /** @param savedState what the agent starts from: its saved state, read when it (re)starts */
+    ClientAgentProxy(AID aid, String agentClass, String module, Map<String, String> args, String device, DevicePush push,
+            Function<AID, CompletionStage<SavedState>> savedState) {
         this.aid = aid;
         this.agentClass = agentClass;
         this.module = module;
         this.args = Map.copyOf(args);
         this.device = device;
         this.push = push;
+        this.savedState = savedState;
     }
 
     AID aid() {
         return aid;
     }
 
-    /** First start, on the device it was placed on: waits until the device has run {@code onStart}. */
+    /**
+     * First start, on the device it was placed on: waits until the device has run {@code onStart}.
+     * An agent of a name used before starts from what is saved under it (nothing, once the earlier
+     * agent was stopped: stopping clears it).
+     */
     @Override
     public void start(AgentContext context, Map<String, String> ignored) {
-        CompletableFuture<Void> started = launch(device);
+        String onDevice = device();
+        SavedState saved = await(readSavedState(), STATE_READ_TIMEOUT_MS, "reading the saved state of " + aid);
+        await(launch(onDevice, saved), START_TIMEOUT_MS, "device " + onDevice + " starting " + aid);
+    }
+
+    private <T> T await(CompletionStage<T> stage, long timeoutMs, String what) {
         try {
-            started.get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return stage.toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             stopOnDevice();
-            throw new RemoteNodeException("device " + device + " did not start " + aid + " within " + START_TIMEOUT_MS + " ms");
+            throw new RemoteNodeException(what + " took over " + timeoutMs + " ms");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RemoteNodeException("interrupted while device " + device + " started " + aid);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof SiebogException refusal ? refusal : new RemoteNodeException(e.getCause().toString());
+            stopOnDevice();
+            throw new RemoteNodeException("interrupted while " + what);
+        } catch (ExecutionException e) { // a refusal: nothing runs on the device
+            Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
+                    ? e.getCause().getCause() : e.getCause();
+            throw cause instanceof SiebogException refusal ? refusal : new RemoteNodeException(cause.toString());
         }
     }
 
-    /** Starts the agent on {@code onDevice} from its start arguments; completes when it has started there. */
-    synchronized CompletableFuture<Void> launch(String onDevice) {
+    /**
+     * Starts the agent on {@code onDevice} from its start arguments and saved state; completes when
+     * it has started there.
+     */
+    synchronized CompletableFuture<Void> launch(String onDevice, SavedState saved) {
+        if (stopped) {
+            return CompletableFuture.failedFuture(new RemoteNodeException(aid + " was stopped before it started"));
+        }
         device = onDevice;
         running = false;
+        readingState = false;
         launchedAt = System.currentTimeMillis();
         starting = new CompletableFuture<>();
-        push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args));
+        push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args, saved));
         return starting;
+    }
+
+    /** Reads the saved state to start the agent from; the sweep skips the proxy until {@link #launch} or {@link #detach}. */
+    synchronized CompletionStage<SavedState> readSavedState() {
+        readingState = true;
+        return savedState.apply(aid);
+    }
+
+    synchronized boolean readingState() {
+        return readingState;
     }
 
     @Override
@@ -154,6 +195,7 @@ final class ClientAgentProxy implements Agent {
     synchronized void detach() {
         device = null;
         running = false;
+        readingState = false;
     }
 
     @Override
@@ -170,7 +212,7 @@ final class ClientAgentProxy implements Agent {
         running = false;
     }
 
-    /** A client agent's state lives with it on its device (and, with detached agents, in Cassandra). */
+    /** A client agent's state lives with it on its device, and what it saves in Cassandra (StateManager). */
     @Override
     public byte[] saveState() {
         throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");

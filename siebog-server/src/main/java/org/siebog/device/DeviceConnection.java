@@ -25,6 +25,8 @@ final class DeviceConnection {
     private final long openedAt = System.currentTimeMillis();
     private volatile long lastSeen = openedAt;
     private volatile String deviceId;
+    /** State requests of this device waiting for the store. */
+    private final AtomicInteger pendingState = new AtomicInteger();
 
     // Outgoing, guarded by this: whether a send is in flight, and the frames waiting behind it.
     private boolean sending;
@@ -98,7 +100,7 @@ final class DeviceConnection {
         return tooLarge;
     }
 
-    private static int utf8Length(String s) {
+    static int utf8Length(String s) {
         int bytes = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -170,6 +172,19 @@ final class DeviceConnection {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "closing device " + deviceId, e);
         }
+    }
+
+    /** Counts a state request in, unless {@code max} are pending already. */
+    boolean beginStateRequest(int max) {
+        if (pendingState.incrementAndGet() > max) {
+            pendingState.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    void endStateRequest() {
+        pendingState.decrementAndGet();
     }
 
     boolean isOpen() {

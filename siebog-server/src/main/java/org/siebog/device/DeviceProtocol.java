@@ -27,6 +27,8 @@ import org.siebog.delivery.MessageRouter;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
 import org.siebog.platform.SiebogException;
+import org.siebog.state.StateManager;
+import org.siebog.state.StateRefusedException;
 
 /**
  * The device → server half of docs/device-protocol.md: reads a frame, checks it, and acts. A
@@ -46,6 +48,9 @@ public class DeviceProtocol {
 
     @EJB
     AgentManager agents;
+
+    @Inject
+    StateManager states;
 
     @Resource
     ManagedExecutorService workers;
@@ -101,6 +106,8 @@ public class DeviceProtocol {
                 case "send" -> send(c, frame, ref);
                 case "spawn" -> spawn(c, frame, ref);
                 case "stopAgent" -> stopAgent(c, aid(frame, "aid"), ref);
+                case "saveState" -> saveState(c, frame, ref);
+                case "loadState" -> loadState(c, frame, ref);
                 case "started", "stopped" -> devices.fromDevice(c, op, aid(frame, "aid"), 0, null);
                 case "ack" -> devices.fromDevice(c, op, aid(frame, "aid"), seq(frame), null);
                 case "agentError" -> devices.fromDevice(c, "agentError:" + phase(frame), aid(frame, "aid"), 0,
@@ -163,15 +170,14 @@ public class DeviceProtocol {
 
     /** Starting an agent waits for its onStart (on a device, over the network): never on the socket's thread. */
     private void spawn(DeviceConnection c, JsonObject frame, Long ref) {
-        if (ref == null) {
-            throw new BadField("'spawn' needs a numeric 'ref' to answer to");
-        }
+        requireRef(ref, "spawn");
         String agentClass = requiredString(frame, "agentClass");
         String name = requiredString(frame, "name");
         Map<String, String> args = args(frame);
+        String device = frame.get("device") == null || frame.get("device") == JsonValue.NULL ? null : requiredString(frame, "device");
         workers.execute(() -> {
             try {
-                AgentInfo info = agents.start(agentClass, name, args, null, null);
+                AgentInfo info = agents.start(agentClass, name, args, null, device);
                 c.send(DeviceFrames.spawned(ref, info.aid().toString(), info.location()));
             } catch (RuntimeException e) {
                 SiebogException refusal = unwrap(e);
@@ -182,12 +188,8 @@ public class DeviceProtocol {
 
     /** A device stops only its own agents (others go through the REST API, where admins are). */
     private void stopAgent(DeviceConnection c, AID aid, Long ref) {
-        if (ref == null) {
-            throw new BadField("'stopAgent' needs a numeric 'ref' to answer to");
-        }
-        if (!devices.hosts(c, aid)) {
-            throw agents.find(aid).isPresent() ? new NotYourAgentException(c.deviceId(), aid) : new UnknownAgentException(aid);
-        }
+        requireRef(ref, "stopAgent");
+        requireOwn(c, aid);
         workers.execute(() -> {
             try {
                 agents.stop(aid);
@@ -197,6 +199,59 @@ public class DeviceProtocol {
                 c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));
             }
         });
+    }
+
+    /**
+     * Saves a state of one of this device's agents; answered once the store acknowledged it. The
+     * checks that need no store come first, so a refused frame costs the store nothing.
+     */
+    private void saveState(DeviceConnection c, JsonObject frame, Long ref) {
+        requireRef(ref, "saveState");
+        AID aid = aid(frame, "aid");
+        long version = nonNegative(frame, "version");
+        if (!frame.containsKey("state")) {
+            throw new BadField("'saveState' needs a 'state' (any JSON value)");
+        }
+        String state = frame.get("state").toString();
+        long bytes = DeviceConnection.utf8Length(state);
+        if (bytes > WebClientManagerBean.MAX_STATE_BYTES) {
+            throw StateRefusedException.tooLarge(aid, bytes, WebClientManagerBean.MAX_STATE_BYTES);
+        }
+        requireOwn(c, aid);
+        beginStateRequest(c);
+        states.save(aid, version, state, c.deviceId()).whenComplete((saved, failure) -> {
+            c.endStateRequest();
+            c.send(failure == null ? DeviceFrames.stateSaved(ref, aid, saved) : stateError(ref, failure));
+        });
+    }
+
+    private void loadState(DeviceConnection c, JsonObject frame, Long ref) {
+        requireRef(ref, "loadState");
+        AID aid = aid(frame, "aid");
+        requireOwn(c, aid);
+        beginStateRequest(c);
+        states.load(aid).whenComplete((saved, failure) -> {
+            c.endStateRequest();
+            c.send(failure == null ? DeviceFrames.state(ref, aid, saved) : stateError(ref, failure));
+        });
+    }
+
+    private void requireOwn(DeviceConnection c, AID aid) {
+        if (!devices.hosts(c, aid)) {
+            throw agents.find(aid).isPresent() ? new NotYourAgentException(c.deviceId(), aid) : new UnknownAgentException(aid);
+        }
+    }
+
+    private static void beginStateRequest(DeviceConnection c) {
+        if (!c.beginStateRequest(WebClientManagerBean.MAX_PENDING_STATE)) {
+            throw StateRefusedException.tooManyPending(WebClientManagerBean.MAX_PENDING_STATE);
+        }
+    }
+
+    private static String stateError(Long ref, Throwable failure) {
+        SiebogException refusal = unwrap(failure);
+        Long version = refusal instanceof StateRefusedException s ? s.version() : null;
+        return DeviceFrames.error(ref, refusal.status(), refusal.getMessage(), version);
     }
 
     private static SiebogException unwrap(Throwable failure) {
@@ -222,6 +277,19 @@ public class DeviceProtocol {
         }
         if (!(ref instanceof JsonNumber n) || !n.isIntegral()) {
             throw new BadField("'ref' must be an integer");
+        }
+        return n.longValue();
+    }
+
+    private static void requireRef(Long ref, String op) {
+        if (ref == null) {
+            throw new BadField("'" + op + "' needs a numeric 'ref' to answer to");
+        }
+    }
+
+    private static long nonNegative(JsonObject frame, String field) {
+        if (!(frame.get(field) instanceof JsonNumber n) || !n.isIntegral() || n.longValue() < 0) {
+            throw new BadField("'" + field + "' must be an integer, 0 or more");
         }
         return n.longValue();
     }

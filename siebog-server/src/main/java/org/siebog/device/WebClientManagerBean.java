@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
@@ -36,6 +38,7 @@ import org.siebog.delivery.AgentExecutor;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
+import org.siebog.state.StateManager;
 
 /**
  * The devices joined to this node, and the proxies of client agents placed from this node.
@@ -52,6 +55,9 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
     static final long HEARTBEAT_MS = Long.getLong("siebog.device.heartbeat-ms", 5_000);
     static final long JOIN_WITHIN_MS = 10_000;
     static final int MAX_FRAME_BYTES = Integer.getInteger("siebog.device.max-frame-bytes", 256 * 1024);
+    static final int MAX_STATE_BYTES = Integer.getInteger("siebog.state.max-bytes", 64 * 1024);
+    static final long CLEAR_WITHIN_MS = 5_000;
+    static final int MAX_PENDING_STATE = Integer.getInteger("siebog.state.max-pending", 256);
 
     @Inject
     DeviceRegistry registry;
@@ -73,6 +79,9 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
 
     @Inject
     AgentExecutor executor;
+
+    @Inject
+    StateManager states;
 
     @Resource
     ManagedExecutorService workers;
@@ -110,7 +119,8 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         connection.joinedAs(device.id());
         connections.put(device.id(), connection);
         opened.remove(connection);
-        connection.send(DeviceFrames.welcome(device.id(), PlatformConfig.SYSTEM.platformName(), HEARTBEAT_MS, MAX_FRAME_BYTES));
+        connection.send(DeviceFrames.welcome(device.id(), PlatformConfig.SYSTEM.platformName(), HEARTBEAT_MS, MAX_FRAME_BYTES,
+                MAX_STATE_BYTES, MAX_PENDING_STATE));
         // A proxy waiting for a device (e.g. all devices had gone) need not wait for the next sweep.
         sweepSoon();
         return device;
@@ -170,14 +180,27 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
     @Override
     public Agent proxy(DirectoryEntry entry) {
         ClientAgentProxy proxy = new ClientAgentProxy(entry.aid(), entry.agentClass(), moduleOf(entry.agentClass()),
-                entry.args(), entry.device(), this);
+                entry.args(), entry.device(), this, states::forStart);
         proxies.put(entry.aid(), proxy);
         return proxy;
     }
 
-    /** The proxy is gone with its agent (stopped, or failed to start). */
-    public void forget(AID aid) {
-        proxies.remove(aid);
+    /**
+     * The proxy is gone with its agent: stopped for good ({@code forGood}: its saved state is cleared
+     * too), or only from this node.
+     */
+    public void forget(AID aid, boolean forGood) {
+        if (proxies.remove(aid) != null && forGood) {
+            // Waited for, so that once a stop has answered, an agent of the same name starts empty.
+            try {
+                states.clear(aid).toCompletableFuture().get(CLEAR_WITHIN_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warning(() -> "the saved state of stopped agent " + aid + " was not cleared: "
+                        + (e.getCause() != null ? e.getCause() : e));
+            }
+        }
     }
 
     @Override
@@ -292,8 +315,8 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             }
         }
         for (ClientAgentProxy proxy : proxies.values()) {
-            if (proxy.stopped()) {
-                continue; // on its way out: forget() follows
+            if (proxy.stopped() || proxy.readingState()) {
+                continue; // on its way out (forget() follows), or being started elsewhere
             }
             String device = proxy.device();
             if (device != null && registry.find(device).isPresent() && !proxy.startOverdue(now)) {
@@ -307,7 +330,11 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         }
     }
 
-    /** Starts a proxy's agent on another device, chosen by compute units; with none joined, it waits for the next sweep. */
+    /**
+     * Starts a proxy's agent on another device, chosen by compute units, from its saved state. With
+     * no device joined, or its state unreadable (Cassandra down), it waits for a later sweep: an
+     * agent never starts again from older state than it saved.
+     */
     private void replace(ClientAgentProxy proxy) {
         DirectoryEntry entry = directory.lookup(proxy.aid()).orElse(null);
         if (entry == null) {
@@ -323,21 +350,30 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             }
             return;
         }
-        // The directory update and the start frame only if no stop got in first (the stop's
-        // unregister would otherwise be overwritten, leaving an entry without an agent).
-        AtomicReference<CompletableFuture<Void>> launched = new AtomicReference<>();
-        if (!proxy.unlessStopped(() -> {
-            directory.update(entry.onDevice(target.id()));
-            launched.set(proxy.launch(target.id()));
-        })) {
-            return;
-        }
-        LOG.info(() -> "starting client agent " + proxy.aid() + " again, on device " + target.id());
-        launched.get().whenComplete((ok, failed) -> {
-            if (failed != null) {
-                LOG.warning(() -> proxy.aid() + " failed to start again and is stopped: " + failed.getMessage());
-                workers.execute(() -> local.stop(proxy.aid(), true));
+        proxy.readSavedState().whenComplete((saved, unreadable) -> {
+            if (unreadable != null) {
+                LOG.warning(() -> proxy.aid() + " waits to start again: "
+                        + (unreadable.getCause() != null ? unreadable.getCause() : unreadable).getMessage());
+                proxy.detach();
+                return;
             }
+            // The directory update and the start frame only if no stop got in first (the stop's
+            // unregister would otherwise be overwritten, leaving an entry without an agent).
+            AtomicReference<CompletableFuture<Void>> launched = new AtomicReference<>();
+            if (!proxy.unlessStopped(() -> {
+                directory.update(entry.onDevice(target.id()));
+                launched.set(proxy.launch(target.id(), saved));
+            })) {
+                return;
+            }
+            LOG.info(() -> "starting client agent " + proxy.aid() + " again, on device " + target.id() + " (state version "
+                    + saved.version() + ")");
+            launched.get().whenComplete((ok, failed) -> {
+                if (failed != null) {
+                    LOG.warning(() -> proxy.aid() + " failed to start again and is stopped: " + failed.getMessage());
+                    workers.execute(() -> local.stop(proxy.aid(), true));
+                }
+            });
         });
     }
 

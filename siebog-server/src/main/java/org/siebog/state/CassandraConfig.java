@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * @param keyspace       the keyspace of Siebog's tables
  * @param replication    the keyspace's replication, written as {@code SimpleStrategy:N} or
  *                       {@code NetworkTopologyStrategy:dc1=N,dc2=M}; used only when the keyspace is created
- * @param maxInFlight    requests this node sends at once; more wait up to {@code requestTimeout} for a slot
+ * @param maxInFlight    requests this node sends at once; more wait their turn, in order
  * @param requestTimeout a read or write's timeout
  * @param schemaTimeout  a schema statement's timeout (a fresh node can take seconds to create a table)
  * @param username       for PlainTextAuthProvider, or null when the cluster needs no authentication

@@ -6,7 +6,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.time.Duration;
 import java.util.function.Function;
 import java.util.logging.Logger;
 
@@ -21,25 +25,30 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 
 /**
- * The state store on Apache Cassandra (Java driver 4.x): one table, {@code agent_state}, keyed by AID,
- * written only with lightweight transactions ({@code IF NOT EXISTS} for the first version,
- * {@code IF version = ?} after it). Every request is asynchronous and prepared; at most
- * {@link CassandraConfig#maxInFlight()} are in flight from this store at once, and a request that finds
- * no free slot within the request timeout fails rather than queueing without bound.
+ * The state store on Apache Cassandra (Java driver 4.x): one table, {@code agent_state}, keyed by AID.
+ * A write carries its version as its write timestamp ({@code USING TIMESTAMP}), so Cassandra's own
+ * rule, the highest timestamp wins, keeps the newest version whatever order writes arrive in; no
+ * lightweight transaction is needed (those run at a quarter of the speed; {@link StateVersions}
+ * decides the versions). Every request is asynchronous and prepared; at most
+ * {@link CassandraConfig#maxInFlight()} are in flight from this store at once, and the rest wait
+ * their turn in order, so a slow Cassandra slows its callers instead of failing them.
  */
 public final class CassandraStateStore implements StateStore {
 
     private static final Logger LOG = Logger.getLogger(CassandraStateStore.class.getName());
 
     public static final String TABLE = "agent_state";
+    /** Requests waiting for a slot at most (devices × their pending limit stays far below in practice). */
+    static final int MAX_WAITING = 100_000;
 
     private final CassandraConfig config;
     private final CqlSession session;
     private final Semaphore inFlight;
+    /** Requests waiting for a slot; bounded, since each device may have only so many pending. */
+    private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger waitingCount = new AtomicInteger();
     private final PreparedStatement select;
-    private final PreparedStatement insertFirst;
-    private final PreparedStatement update;
-    private final PreparedStatement delete;
+    private final PreparedStatement write;
 
     private CassandraStateStore(CassandraConfig config, CqlSession session) {
         this.config = config;
@@ -47,11 +56,8 @@ public final class CassandraStateStore implements StateStore {
         this.inFlight = new Semaphore(config.maxInFlight());
         String table = config.keyspace() + "." + TABLE;
         this.select = session.prepare("SELECT aid, version, state, device, updated FROM " + table + " WHERE aid = ?");
-        this.insertFirst = session.prepare("INSERT INTO " + table
-                + " (aid, version, state, device, updated) VALUES (?, 1, ?, ?, ?) IF NOT EXISTS");
-        this.update = session.prepare("UPDATE " + table
-                + " SET version = ?, state = ?, device = ?, updated = ? WHERE aid = ? IF version = ?");
-        this.delete = session.prepare("DELETE FROM " + table + " WHERE aid = ?");
+        this.write = session.prepare("INSERT INTO " + table
+                + " (aid, version, state, device, updated) VALUES (?, ?, ?, ?, ?) USING TIMESTAMP ?");
     }
 
     /**
@@ -93,13 +99,15 @@ public final class CassandraStateStore implements StateStore {
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, config.requestTimeout())
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, config.schemaTimeout())
                 .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, config.requestTimeout())
-                // LWTs need SERIAL agreement; LOCAL_* keeps them inside the local datacenter.
+                // A write acknowledged by a quorum of the local datacenter is read back by any later quorum read.
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "LOCAL_QUORUM")
-                .withString(DefaultDriverOption.REQUEST_SERIAL_CONSISTENCY, "LOCAL_SERIAL")
                 .withString(DefaultDriverOption.SESSION_NAME, "siebog-state")
-                // Every write is a lightweight transaction, timed by Cassandra itself: no client clock
-                // (which would also make the driver probe for the native JNR library it is built without here).
+                // Writes carry their version as timestamp; no client clock (which would also make the
+                // driver probe for the native JNR library it is built without here).
                 .withString(DefaultDriverOption.TIMESTAMP_GENERATOR_CLASS, "ServerSideTimestampGenerator")
+                // Back within seconds of Cassandra coming back (the default backs off to a minute).
+                .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
+                .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(2))
                 .build();
         CqlSessionBuilder builder = CqlSession.builder()
                 .withClassLoader(CassandraStateStore.class.getClassLoader())
@@ -150,38 +158,13 @@ public final class CassandraStateStore implements StateStore {
     }
 
     @Override
-    public CompletionStage<WriteResult> write(String aid, long expectedVersion, String state, String device) {
+    public CompletionStage<Void> write(String aid, long version, String state, String device) {
         requireAid(aid);
-        if (expectedVersion < 0) {
-            return CompletableFuture.failedFuture(
-                    new StateStoreException("expected version must be 0 (no state yet) or more, got " + expectedVersion));
+        if (version < 1) {
+            return CompletableFuture.failedFuture(new StateStoreException("a version is 1 or more, got " + version));
         }
-        if (state == null) {
-            return CompletableFuture.failedFuture(new StateStoreException("no state to write for " + aid));
-        }
-        Instant now = Instant.now();
-        if (expectedVersion == 0) {
-            return limited("write " + aid, () -> session.executeAsync(insertFirst.bind(aid, state, device, now)),
-                    rs -> rs.wasApplied() ? WriteResult.applied(1) : WriteResult.refused(currentVersion(rs.one())));
-        }
-        long next = expectedVersion + 1;
         return limited("write " + aid,
-                () -> session.executeAsync(update.bind(next, state, device, now, aid, expectedVersion)),
-                rs -> rs.wasApplied() ? WriteResult.applied(next) : WriteResult.refused(currentVersion(rs.one())));
-    }
-
-    @Override
-    public CompletionStage<Void> delete(String aid) {
-        requireAid(aid);
-        return limited("delete " + aid, () -> session.executeAsync(delete.bind(aid)), rs -> null);
-    }
-
-    /** A refused LWT's row holds [applied] and the stored columns; a refused IF version = ? on no row holds only [applied]. */
-    private static long currentVersion(Row row) {
-        if (row == null || !row.getColumnDefinitions().contains("version") || row.isNull("version")) {
-            return 0;
-        }
-        return row.getLong("version");
+                () -> session.executeAsync(write.bind(aid, version, state, device, Instant.now(), version)), rs -> null);
     }
 
     private static StoredState toState(Row row) {
@@ -195,41 +178,55 @@ public final class CassandraStateStore implements StateStore {
         }
     }
 
-    /** Takes an in-flight slot (waiting up to the request timeout), sends, and frees the slot when the answer comes. */
-    private <T> CompletionStage<T> limited(String what, java.util.function.Supplier<CompletionStage<AsyncResultSet>> request,
+    /**
+     * Sends the request when a slot is free, else queues it behind the others; the answer frees the
+     * slot for the next. Nothing here blocks: callers include WebSocket I/O threads.
+     */
+    private <T> CompletionStage<T> limited(String what, Supplier<CompletionStage<AsyncResultSet>> request,
             Function<AsyncResultSet, T> result) {
-        boolean acquired;
-        try {
-            acquired = inFlight.tryAcquire(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CompletableFuture.failedFuture(new StateStoreException(what + ": interrupted while waiting for a slot"));
-        }
-        if (!acquired) {
-            return CompletableFuture.failedFuture(new StateStoreException(what + ": " + config.maxInFlight()
-                    + " requests to Cassandra already in flight for " + config.requestTimeout().toMillis() + " ms"));
-        }
-        CompletionStage<AsyncResultSet> sent;
-        try {
-            sent = request.get();
-        } catch (RuntimeException e) {
-            inFlight.release();
-            return CompletableFuture.failedFuture(failure(what, e));
-        }
         CompletableFuture<T> answer = new CompletableFuture<>();
-        sent.whenComplete((rs, error) -> {
-            inFlight.release();
-            if (error != null) {
-                answer.completeExceptionally(failure(what, error));
+        Runnable send = () -> {
+            CompletionStage<AsyncResultSet> sent;
+            try {
+                sent = request.get();
+            } catch (RuntimeException e) {
+                sent = CompletableFuture.failedFuture(e);
+            }
+            sent.whenComplete((rs, error) -> {
+                inFlight.release();
+                drain();
+                if (error != null) {
+                    answer.completeExceptionally(failure(what, error));
+                    return;
+                }
+                try {
+                    answer.complete(result.apply(rs));
+                } catch (RuntimeException e) {
+                    answer.completeExceptionally(failure(what, e));
+                }
+            });
+        };
+        if (waitingCount.incrementAndGet() > MAX_WAITING) {
+            waitingCount.decrementAndGet();
+            return CompletableFuture.failedFuture(new StateStoreException(what + ": " + MAX_WAITING
+                    + " requests are already waiting for Cassandra"));
+        }
+        waiting.add(send);
+        drain();
+        return answer;
+    }
+
+    /** Starts waiting requests while slots are free; called after every change to either. */
+    private void drain() {
+        while (!waiting.isEmpty() && inFlight.tryAcquire()) {
+            Runnable next = waiting.poll();
+            if (next == null) {
+                inFlight.release();
                 return;
             }
-            try {
-                answer.complete(result.apply(rs));
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(failure(what, e));
-            }
-        });
-        return answer;
+            waitingCount.decrementAndGet();
+            next.run();
+        }
     }
 
     private StateStoreException failure(String what, Throwable error) {

@@ -3,7 +3,8 @@ package org.siebog.state;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.logging.Level;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
@@ -15,12 +16,13 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 
 /**
  * The node's state store. When the node starts with {@code siebog.cassandra.contact-points} set, it
- * connects to Cassandra in the background (so the node's boot does not wait on it), creates the
- * schema if missing, and {@link #store()} then returns the store. Without contact points there is
+ * connects to Cassandra in the background (so the node's boot does not wait on it) and creates the
+ * schema if missing; a failed attempt is tried again every {@link #RETRY_SECONDS} s, so a node that
+ * came up before Cassandra gets its store once Cassandra is there. Without contact points there is
  * no store, and {@link #status()} says so and how to configure one.
  */
 @Startup
@@ -33,13 +35,15 @@ public class StateStores {
 
     static final String NOT_CONFIGURED = "no state store: siebog.cassandra.contact-points is not set "
             + "(./siebog run sets it; for an external cluster see docs/persistence.md)";
+    static final long RETRY_SECONDS = 5;
 
     @Resource
-    ManagedExecutorService executor;
+    ManagedScheduledExecutorService executor;
 
     private volatile Optional<CassandraConfig> config = Optional.empty();
     private volatile CompletableFuture<CassandraStateStore> opening = CompletableFuture.failedFuture(
             new StateStoreException(NOT_CONFIGURED));
+    private volatile boolean closed;
 
     @PostConstruct
     void start() {
@@ -57,10 +61,23 @@ public class StateStores {
         CassandraConfig c = config.get();
         LOG.info(() -> "state store: connecting to Cassandra at " + c.contactPointsText() + " (local datacenter "
                 + c.localDc() + ", keyspace " + c.keyspace() + ")");
-        opening = CompletableFuture.supplyAsync(() -> CassandraStateStore.open(c), executor);
-        opening.whenComplete((store, error) -> {
-            if (error != null) {
-                LOG.log(Level.SEVERE, "state store unavailable: " + cause(error).getMessage());
+        open(c);
+    }
+
+    private void open(CassandraConfig c) {
+        CompletableFuture<CassandraStateStore> attempt = CompletableFuture.supplyAsync(() -> CassandraStateStore.open(c), executor);
+        opening = attempt;
+        attempt.whenComplete((store, error) -> {
+            if (error == null) {
+                return;
+            }
+            LOG.severe("state store unavailable: " + reason(error) + "; trying again in " + RETRY_SECONDS + " s");
+            if (!closed) {
+                executor.schedule(() -> {
+                    if (!closed) {
+                        open(c);
+                    }
+                }, RETRY_SECONDS, TimeUnit.SECONDS);
             }
         });
     }
@@ -71,33 +88,54 @@ public class StateStores {
         return o.isDone() && !o.isCompletedExceptionally() ? Optional.of(o.join()) : Optional.empty();
     }
 
-    /** The store, or a {@link StateStoreException} saying why there is none. */
-    public StateStore require() {
-        return store().orElseThrow(() -> new StateStoreException(status()));
+    /**
+     * The store, as soon as it is connected (a connection attempt ends within its connect and schema
+     * timeouts); failed with a {@link StateStoreException} saying why when there is none, or when the
+     * last attempt failed (the next one is on its way).
+     */
+    public CompletionStage<StateStore> ready() {
+        return opening.thenApply(StateStore.class::cast);
+    }
+
+    /** Whether a store is configured (it may still be connecting, or have failed to). */
+    public boolean configured() {
+        return config.isPresent();
     }
 
     /** For people: which store and whether it is ready. */
     public String status() {
         CompletableFuture<CassandraStateStore> o = opening;
         if (config.isEmpty() && o.isCompletedExceptionally()) {
-            return cause(o.handle((s, e) -> e).join()).getMessage();
+            return reason(o.handle((s, e) -> e).join());
         }
         if (!o.isDone()) {
             return "connecting to Cassandra at " + config.get().contactPointsText();
         }
         if (o.isCompletedExceptionally()) {
-            return "state store unavailable: " + cause(o.handle((s, e) -> e).join()).getMessage();
+            return "state store unavailable: " + reason(o.handle((s, e) -> e).join());
         }
         return "ready: " + o.join().describe();
     }
 
     @PreDestroy
     void stop() {
+        closed = true;
         opening.cancel(false);
         store().ifPresent(StateStore::close);
     }
 
-    private static Throwable cause(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    /** The failure itself, not the {@link CompletionException} an asynchronous stage wrapped it in. */
+    static Throwable cause(Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Why a store request failed, for people. */
+    static String reason(Throwable error) {
+        Throwable cause = cause(error);
+        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 }

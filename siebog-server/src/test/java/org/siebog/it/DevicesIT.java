@@ -62,15 +62,7 @@ class DevicesIT {
 
     /** Starts a TestClient agent on {@code device} through REST; the device answers the start frame. */
     private String startClientAgent(TestDevice device, String name) {
-        CompletableFuture<Reply> started = CompletableFuture.supplyAsync(() -> siebog.post("agents",
-                Json.createObjectBuilder().add("agentClass", "TestClient").add("name", name).add("device", device.id()).build().toString()));
-        JsonObject start = device.startAgent();
-        assertEquals(aid(name), start.getString("aid"));
-        assertEquals("/siebog/agents/TestClient.js", start.getString("module"));
-        Reply reply = started.join();
-        assertEquals(201, reply.status(), reply::toString);
-        assertEquals(device.id(), reply.object().getString("location"));
-        return reply.object().getString("aid");
+        return device.startClientAgent(siebog, "TestClient", name).getString("aid");
     }
 
     @Test

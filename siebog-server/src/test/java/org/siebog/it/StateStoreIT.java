@@ -2,17 +2,22 @@ package org.siebog.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -21,16 +26,19 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.siebog.agent.AID;
 import org.siebog.state.CassandraConfig;
 import org.siebog.state.CassandraStateStore;
 import org.siebog.state.StateStore;
 import org.siebog.state.StateStoreException;
 import org.siebog.state.StateStores;
 import org.siebog.state.StoredState;
-import org.siebog.state.WriteResult;
+import org.siebog.state.SavedState;
+import org.siebog.state.StateManager;
+import org.siebog.state.StateRefusedException;
 
 /**
- * The Cassandra state store inside WildFly (the driver bundled in the WAR) against a real Cassandra 5.0
+ * The state store and the versioning rule (StateManager) inside WildFly (the driver bundled in the WAR) against a real Cassandra 5.0
  * node, which the build starts before the integration tests (launcher/cassandra.sh, port 9342) and
  * stops after them. The test server gets its contact point as system properties (arquillian.xml).
  */
@@ -44,6 +52,9 @@ class StateStoreIT {
 
     @Inject
     StateStores stores;
+
+    @Inject
+    StateManager states;
 
     private StateStore store() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -67,7 +78,7 @@ class StateStoreIT {
         StateStore store = store();
         assertTrue(stores.status().startsWith("ready: Cassandra at 127.0.0.1:"), stores::status);
         String aid = "schema-" + UUID.randomUUID() + "@siebog";
-        assertTrue(await(store.write(aid, 0, "{\"n\":1}", null)).applied());
+        await(store.write(aid, 1, "{\"n\":1}", null));
 
         ((CassandraStateStore) store).createSchema();
         ((CassandraStateStore) store).createSchema();
@@ -76,14 +87,13 @@ class StateStoreIT {
     }
 
     @Test
-    void aFirstWriteIsVersionOneAndReadsBack() throws Exception {
+    void aWriteReadsBackWithItsVersionAndDevice() throws Exception {
         StateStore store = store();
         String aid = "first-" + UUID.randomUUID() + "@siebog";
         assertEquals(Optional.empty(), await(store.read(aid)));
 
-        WriteResult written = await(store.write(aid, 0, "{\"count\":1}", "device-1"));
+        await(store.write(aid, 1, "{\"count\":1}", "device-1"));
 
-        assertEquals(new WriteResult(true, 1), written);
         StoredState read = await(store.read(aid)).orElseThrow();
         assertEquals(aid, read.aid());
         assertEquals(1, read.version());
@@ -93,42 +103,77 @@ class StateStoreIT {
     }
 
     @Test
-    void aWriteWithAStaleVersionIsRefusedAndChangesNothing() throws Exception {
+    void aWriteThatArrivesLateNeverReplacesANewerVersion() throws Exception {
         StateStore store = store();
-        String aid = "stale-" + UUID.randomUUID() + "@siebog";
-        assertEquals(new WriteResult(true, 1), await(store.write(aid, 0, "v1", "device-a")));
-        assertEquals(new WriteResult(true, 2), await(store.write(aid, 1, "v2", "device-a")));
-
-        // A second first write, and a writer that still thinks version 1 is current.
-        assertEquals(new WriteResult(false, 2), await(store.write(aid, 0, "late-first", "device-b")));
-        assertEquals(new WriteResult(false, 2), await(store.write(aid, 1, "stale", "device-b")));
-        // A writer from the future, on an agent with no state at all.
-        String none = "none-" + UUID.randomUUID() + "@siebog";
-        assertEquals(new WriteResult(false, 0), await(store.write(none, 5, "ahead", "device-b")));
+        String aid = "late-" + UUID.randomUUID() + "@siebog";
+        await(store.write(aid, 2, "v2", "device-b"));
+        await(store.write(aid, 1, "v1, delayed", "device-a"));
 
         StoredState read = await(store.read(aid)).orElseThrow();
         assertEquals(2, read.version());
         assertEquals("v2", read.state());
-        assertEquals("device-a", read.device());
-        assertEquals(Optional.empty(), await(store.read(none)));
+        assertEquals("device-b", read.device());
+
+        await(store.write(aid, 3, null, null));
+        StoredState cleared = await(store.read(aid)).orElseThrow();
+        assertEquals(3, cleared.version());
+        assertNull(cleared.state(), "cleared");
     }
 
     @Test
-    void concurrentWritersOfOneVersionOnlyOneWins() throws Exception {
-        StateStore store = store();
-        String aid = "race-" + UUID.randomUUID() + "@siebog";
-        assertTrue(await(store.write(aid, 0, "base", null)).applied());
-        List<CompletableFuture<WriteResult>> writes = java.util.stream.IntStream.range(0, 8)
-                .mapToObj(i -> store.write(aid, 1, "writer-" + i, "device-" + i).toCompletableFuture())
+    void ofConcurrentSavesOfOneVersionExactlyOneWinsAndItIsTheOneStored() throws Exception {
+        store();
+        AID aid = new AID("race-" + UUID.randomUUID(), "siebog");
+        assertEquals(1L, await(states.save(aid, 0, "\"base\"", "device-0")));
+
+        List<CompletableFuture<Long>> saves = IntStream.range(0, 8)
+                .mapToObj(i -> states.save(aid, 1, "\"writer-" + i + "\"", "device-" + i).toCompletableFuture())
                 .toList();
-        long winners = 0;
-        for (CompletableFuture<WriteResult> w : writes) {
-            WriteResult r = w.get(30, TimeUnit.SECONDS);
-            assertEquals(2, r.version(), r::toString);
-            winners += r.applied() ? 1 : 0;
+        List<String> winners = new ArrayList<>();
+        for (int i = 0; i < saves.size(); i++) {
+            try {
+                assertEquals(2L, saves.get(i).get(30, TimeUnit.SECONDS));
+                winners.add("\"writer-" + i + "\"");
+            } catch (ExecutionException e) {
+                StateRefusedException refused = (StateRefusedException) rootOf(e);
+                assertEquals(409, refused.status());
+                assertEquals(2L, refused.version());
+            }
         }
-        assertEquals(1, winners);
-        assertEquals(2, await(store.read(aid)).orElseThrow().version());
+        assertEquals(1, winners.size(), winners::toString);
+        SavedState saved = await(states.load(aid));
+        assertEquals(new SavedState(2, winners.get(0)), saved);
+    }
+
+    @Test
+    void aSaveNamingAnOldVersionIsRefusedAndChangesNothing() throws Exception {
+        store();
+        AID aid = new AID("stale-" + UUID.randomUUID(), "siebog");
+        await(states.save(aid, 0, "{\"n\":1}", "device-a"));
+        await(states.save(aid, 1, "{\"n\":2}", "device-a"));
+
+        for (long stale : new long[] {0, 1, 5}) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> states.save(aid, stale, "{\"n\":99}", "device-b").toCompletableFuture().get(30, TimeUnit.SECONDS));
+            StateRefusedException refused = (StateRefusedException) rootOf(e);
+            assertEquals(409, refused.status());
+            assertEquals(2L, refused.version());
+            assertTrue(refused.getMessage().contains("is at version 2, not " + stale), refused::getMessage);
+        }
+        assertEquals(new SavedState(2, "{\"n\":2}"), await(states.load(aid)));
+    }
+
+    @Test
+    void clearingLeavesAnEmptyStateThatANewAgentOfTheNameStartsFrom() throws Exception {
+        store();
+        AID aid = new AID("cleared-" + UUID.randomUUID(), "siebog");
+        await(states.save(aid, 0, "[1,2,3]", "device-a"));
+
+        states.clear(aid);
+
+        SavedState after = awaitUntil(() -> await(states.load(aid)), s -> s.state() == null);
+        assertEquals(new SavedState(2, null), after);
+        assertEquals(3L, await(states.save(aid, 2, "[4]", "device-b")), "saving goes on from the cleared version");
     }
 
     @Test
@@ -146,6 +191,28 @@ class StateStoreIT {
 
         assertTrue(e.getMessage().startsWith("cannot connect to Cassandra at 127.0.0.1:" + closedPort), e::getMessage);
         assertTrue(seconds < 20, "took " + seconds + " s");
+    }
+
+    private static Throwable rootOf(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private interface Read<T> {
+        T get() throws Exception;
+    }
+
+    private static <T> T awaitUntil(Read<T> read, java.util.function.Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        T value = read.get();
+        while (!done.test(value) && System.nanoTime() < deadline) {
+            sleep(100);
+            value = read.get();
+        }
+        return value;
     }
 
     private static void sleep(long ms) {

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -132,10 +133,31 @@ public final class TestDevice implements AutoCloseable {
         }
     }
 
+    /** The ops of the frames received and not taken yet, heartbeats left out ("" when none). */
+    public String pendingOps() {
+        return frames.stream().map(f -> f.getString("op")).filter(op -> !op.equals("heartbeat")).collect(Collectors.joining(","));
+    }
+
     /** Answers a {@code start} for a client agent as a device that ran its onStart. */
     public JsonObject startAgent() {
         JsonObject start = next("start");
         send(Json.createObjectBuilder().add("op", "started").add("aid", start.getString("aid")).build());
+        return start;
+    }
+
+    /**
+     * Starts a client agent of {@code agentClass} on this device through REST ({@code POST /api/agents}
+     * with this device), answering its {@code start} frame; returns that frame.
+     */
+    public JsonObject startClientAgent(SiebogApi siebog, String agentClass, String name) {
+        CompletableFuture<SiebogApi.Reply> started = CompletableFuture.supplyAsync(() -> siebog.post("agents",
+                Json.createObjectBuilder().add("agentClass", agentClass).add("name", name).add("device", id).build().toString()));
+        JsonObject start = startAgent();
+        assertEquals(SiebogApi.aid(name), start.getString("aid"));
+        assertEquals("/siebog/agents/" + agentClass + ".js", start.getString("module"));
+        SiebogApi.Reply reply = started.join();
+        assertEquals(201, reply.status(), reply::toString);
+        assertEquals(id, reply.object().getString("location"));
         return start;
     }
 
