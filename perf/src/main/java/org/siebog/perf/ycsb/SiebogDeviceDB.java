@@ -30,7 +30,8 @@ import site.ycsb.Status;
  * </ul>
  *
  * <p>One {@link DevicePool} per JVM serves every thread. A run phase (YCSB {@code -t}) waits until
- * {@code recordcount} agents run on its devices before it measures. Besides the pool's properties:
+ * {@code recordcount} agents run on its devices before it measures; with {@link DevicePoolWorkload} the
+ * devices join and the agents are created before YCSB's clock starts. Besides the pool's properties:
  * {@code siebog.requesttimeoutms} (10000), {@code siebog.agentclass} (Echo).
  */
 public final class SiebogDeviceDB extends DB {
@@ -46,10 +47,8 @@ public final class SiebogDeviceDB extends DB {
         agentClass = props.getProperty("siebog.agentclass", "Echo");
         pool = DevicePool.acquire(props);
         if (Boolean.parseBoolean(props.getProperty("dotransactions", "true"))) {
-            synchronized (SiebogDeviceDB.class) { // one thread waits, the others find the agents there
-                pool.awaitAgents(Long.parseLong(props.getProperty("recordcount", "0")),
-                        Duration.ofSeconds(Long.parseLong(props.getProperty("siebog.placementstallseconds", "60"))));
-            }
+            pool.awaitAgents(Long.parseLong(props.getProperty("recordcount", "0")),
+                    Duration.ofSeconds(Long.parseLong(props.getProperty("siebog.placementstallseconds", "60"))));
         }
     }
 

@@ -168,9 +168,12 @@ public final class YcsbReport {
         lines.add(String.format(Locale.ROOT, "target: >= %.0f ops/s sustained (steady mean >= 98%% of it, >= 95%% of seconds at >= 90%%): %s (%.0f ops/s)",
                 target, holds(sustained), ops));
         if (direct != null) {
-            double ratio = siebog.summary().throughput() / direct.summary().throughput();
-            lines.add(String.format(Locale.ROOT, "target: Siebog/direct throughput >= %.2f: %s (%.0f / %.0f = %.2f)", MIN_RATIO,
-                    holds(ratio >= MIN_RATIO), siebog.summary().throughput(), direct.summary().throughput(), ratio));
+            // Steady means, not YCSB's overall figures: those include each binding's init (connecting, or
+            // joining thousands of devices) and the JIT's warm-up, which differ between the bindings.
+            double directOps = direct.steadyOpsPerSec(warmup);
+            double ratio = ops / directOps;
+            lines.add(String.format(Locale.ROOT, "target: Siebog/direct throughput (after warm-up) >= %.2f: %s (%.0f / %.0f = %.2f)",
+                    MIN_RATIO, holds(ratio >= MIN_RATIO), ops, directOps, ratio));
         }
         double p99 = siebog.summary().p99Ms("UPDATE");
         lines.add(String.format(Locale.ROOT, "target: update p99 < %.0f ms: %s (%.1f ms)", MAX_UPDATE_P99_MS,
