@@ -176,8 +176,13 @@ final class DevicePool implements SimulatedDevice.Listener {
         return agents.computeIfAbsent(aid, a -> new HostedAgent(a, device, 0));
     }
 
-    void countError(int status) {
-        errorsByStatus.computeIfAbsent(status, s -> new LongAdder()).increment();
+    /** A failed request: {@code answer} is the error frame, or null when none came in time. The first few are shown. */
+    void countError(int status, String what, Object answer) {
+        LongAdder count = errorsByStatus.computeIfAbsent(status, s -> new LongAdder());
+        count.increment();
+        if (count.sum() <= 3) {
+            log("%s failed: %s", what, answer == null ? "no answer in time" : answer);
+        }
     }
 
     /**

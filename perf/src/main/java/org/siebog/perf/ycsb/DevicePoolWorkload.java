@@ -32,6 +32,7 @@ public final class DevicePoolWorkload extends CoreWorkload {
                 preload(props);
             }
         } catch (DBException e) {
+            DevicePool.release();
             throw new WorkloadException(e.getMessage(), e);
         }
     }

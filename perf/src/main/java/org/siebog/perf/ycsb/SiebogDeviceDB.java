@@ -63,7 +63,7 @@ public final class SiebogDeviceDB extends DB {
         JsonObject spawned = await(device, device.request("spawn", frame -> frame
                 .write("agentClass", agentClass).write("name", key).write("device", device.id())));
         if (!"spawned".equals(op(spawned))) {
-            return failed(spawned);
+            return failed("spawn " + key, spawned);
         }
         HostedAgent agent = pool.spawned(spawned.getString("aid"), device);
         return save(agent, values);
@@ -86,7 +86,7 @@ public final class SiebogDeviceDB extends DB {
             if (answer != null && answer.containsKey("version") && answer.get("version") instanceof jakarta.json.JsonNumber v) {
                 agent.observe(v.longValue()); // stateSaved's new version, or a 409/503's current one
             }
-            return "stateSaved".equals(op(answer)) ? Status.OK : failed(answer);
+            return "stateSaved".equals(op(answer)) ? Status.OK : failed("saveState " + agent.aid(), answer);
         }
     }
 
@@ -99,7 +99,7 @@ public final class SiebogDeviceDB extends DB {
         SimulatedDevice device = agent.device();
         JsonObject answer = await(device, device.request("loadState", frame -> frame.write("aid", agent.aid())));
         if (!"state".equals(op(answer))) {
-            return failed(answer);
+            return failed("loadState " + agent.aid(), answer);
         }
         RecordJson.readInto(answer.get("state"), fields, result);
         return Status.OK;
@@ -113,7 +113,7 @@ public final class SiebogDeviceDB extends DB {
         }
         SimulatedDevice device = agent.device();
         JsonObject answer = await(device, device.request("stopAgent", frame -> frame.write("aid", agent.aid())));
-        return "agentStopped".equals(op(answer)) ? Status.OK : failed(answer);
+        return "agentStopped".equals(op(answer)) ? Status.OK : failed("stopAgent " + agent.aid(), answer);
     }
 
     @Override
@@ -134,9 +134,9 @@ public final class SiebogDeviceDB extends DB {
         return null;
     }
 
-    private Status failed(JsonObject answer) {
+    private Status failed(String what, JsonObject answer) {
         int status = answer != null && "error".equals(op(answer)) ? answer.getInt("status", 0) : 0;
-        pool.countError(status); // 0: no answer in time
+        pool.countError(status, what, answer); // 0: no answer in time
         return status == 404 ? Status.NOT_FOUND : Status.ERROR;
     }
 
