@@ -3,10 +3,12 @@ package org.siebog.perf.ycsb;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
@@ -150,12 +152,12 @@ public final class CassandraDirectDB extends DB {
 
     @Override
     public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-            Vector<java.util.HashMap<String, ByteIterator>> result) {
+            Vector<HashMap<String, ByteIterator>> result) {
         return Status.NOT_IMPLEMENTED;
     }
 
     /** At most max-in-flight requests at once, like the node's store; a driver error is a failed operation. */
-    private Status limited(java.util.concurrent.Callable<Status> request) {
+    private Status limited(Callable<Status> request) {
         try {
             db.inFlight().acquire();
         } catch (InterruptedException e) {

@@ -3,7 +3,9 @@ package org.siebog.perf.ycsb;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -213,7 +215,7 @@ final class DevicePool implements SimulatedDevice.Listener {
             }
             sleep(100);
         }
-        Map<SimulatedDevice, Integer> perDevice = new java.util.HashMap<>();
+        Map<SimulatedDevice, Integer> perDevice = new HashMap<>();
         agents.values().forEach(agent -> perDevice.merge(agent.device(), 1, Integer::sum));
         log("%d agents on %d of %d devices (at most %d on one) after %.1f s", agents.size(), perDevice.size(),
                 devices.size(), perDevice.values().stream().mapToInt(Integer::intValue).max().orElse(0), seconds(started));
@@ -255,6 +257,6 @@ final class DevicePool implements SimulatedDevice.Listener {
     }
 
     static void log(String format, Object... args) {
-        System.err.println("[ycsb-devices] " + String.format(java.util.Locale.ROOT, format, args));
+        System.err.println("[ycsb-devices] " + String.format(Locale.ROOT, format, args));
     }
 }

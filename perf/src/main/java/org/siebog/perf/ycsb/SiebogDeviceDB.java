@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonNumber;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -83,7 +84,7 @@ public final class SiebogDeviceDB extends DB {
                 frame.write("aid", agent.aid()).write("version", agent.version());
                 RecordJson.write(frame, "state", values);
             }));
-            if (answer != null && answer.containsKey("version") && answer.get("version") instanceof jakarta.json.JsonNumber v) {
+            if (answer != null && answer.containsKey("version") && answer.get("version") instanceof JsonNumber v) {
                 agent.observe(v.longValue()); // stateSaved's new version, or a 409/503's current one
             }
             return "stateSaved".equals(op(answer)) ? Status.OK : failed("saveState " + agent.aid(), answer);
