@@ -76,6 +76,11 @@ public final class SiebogDeviceDB extends DB {
         return agent == null ? Status.NOT_FOUND : save(agent, values);
     }
 
+    /** Whether the record's agent runs on one of this JVM's devices. */
+    boolean hosts(String key) {
+        return pool.agent(pool.aidFor(key)) != null;
+    }
+
     /** One save per agent at a time (the agent's monitor), as the library does. */
     private Status save(HostedAgent agent, Map<String, ByteIterator> values) {
         synchronized (agent) {
