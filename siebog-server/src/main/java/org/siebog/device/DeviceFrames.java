@@ -74,12 +74,10 @@ final class DeviceFrames {
         return op("agentStopped").add("ref", ref).add("aid", aid).build().toString();
     }
 
-    /** {@code ref} is null when the failed frame had none. */
-    static String error(Long ref, int status, String error) {
-        return error(ref, status, error, null);
-    }
-
-    /** {@code version}: a state refusal's version of the agent's state now, else null. */
+    /**
+     * {@code ref} is null when the failed frame had none; {@code version} is a state refusal's version
+     * of the agent's state now, else null.
+     */
     static String error(Long ref, int status, String error, Long version) {
         JsonObjectBuilder frame = op("error").add("status", status).add("error", error);
         if (ref != null) {

@@ -4,6 +4,7 @@ import java.io.StringReader;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -116,7 +117,7 @@ public class DeviceProtocol {
                 default -> throw new BadField("unknown op '" + op + "'; see docs/device-protocol.md");
             }
         } catch (SiebogException refusal) {
-            c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));
+            c.send(errorFrame(ref, refusal));
         }
     }
 
@@ -157,32 +158,23 @@ public class DeviceProtocol {
         }
         CompletableFuture<Void> admitted = router.post(message);
         admitted.whenComplete((ok, failure) -> {
-            if (failure == null) {
-                if (ref != null) {
-                    c.send(DeviceFrames.sent(ref));
-                }
-            } else {
-                SiebogException refusal = unwrap(failure);
-                c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));
+            if (failure != null) {
+                c.send(errorFrame(ref, failure));
+            } else if (ref != null) {
+                c.send(DeviceFrames.sent(ref));
             }
         });
     }
 
-    /** Starting an agent waits for its onStart (on a device, over the network): never on the socket's thread. */
     private void spawn(DeviceConnection c, JsonObject frame, Long ref) {
         requireRef(ref, "spawn");
         String agentClass = requiredString(frame, "agentClass");
         String name = requiredString(frame, "name");
         Map<String, String> args = args(frame);
         String device = frame.get("device") == null || frame.get("device") == JsonValue.NULL ? null : requiredString(frame, "device");
-        workers.execute(() -> {
-            try {
-                AgentInfo info = agents.start(agentClass, name, args, null, device);
-                c.send(DeviceFrames.spawned(ref, info.aid().toString(), info.location()));
-            } catch (RuntimeException e) {
-                SiebogException refusal = unwrap(e);
-                c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));
-            }
+        answerFromWorker(c, ref, () -> {
+            AgentInfo info = agents.start(agentClass, name, args, null, device);
+            return DeviceFrames.spawned(ref, info.aid().toString(), info.location());
         });
     }
 
@@ -190,14 +182,9 @@ public class DeviceProtocol {
     private void stopAgent(DeviceConnection c, AID aid, Long ref) {
         requireRef(ref, "stopAgent");
         requireOwn(c, aid);
-        workers.execute(() -> {
-            try {
-                agents.stop(aid);
-                c.send(DeviceFrames.agentStopped(ref, aid.toString()));
-            } catch (RuntimeException e) {
-                SiebogException refusal = unwrap(e);
-                c.send(DeviceFrames.error(ref, refusal.status(), refusal.getMessage()));
-            }
+        answerFromWorker(c, ref, () -> {
+            agents.stop(aid);
+            return DeviceFrames.agentStopped(ref, aid.toString());
         });
     }
 
@@ -221,7 +208,7 @@ public class DeviceProtocol {
         beginStateRequest(c);
         states.save(aid, version, state, c.deviceId()).whenComplete((saved, failure) -> {
             c.endStateRequest();
-            c.send(failure == null ? DeviceFrames.stateSaved(ref, aid, saved) : stateError(ref, failure));
+            c.send(failure == null ? DeviceFrames.stateSaved(ref, aid, saved) : errorFrame(ref, failure));
         });
     }
 
@@ -232,7 +219,7 @@ public class DeviceProtocol {
         beginStateRequest(c);
         states.load(aid).whenComplete((saved, failure) -> {
             c.endStateRequest();
-            c.send(failure == null ? DeviceFrames.state(ref, aid, saved) : stateError(ref, failure));
+            c.send(failure == null ? DeviceFrames.state(ref, aid, saved) : errorFrame(ref, failure));
         });
     }
 
@@ -248,7 +235,24 @@ public class DeviceProtocol {
         }
     }
 
-    private static String stateError(Long ref, Throwable failure) {
+    /**
+     * Runs a request that waits (an agent's start or stop goes over the network to its device) on a
+     * worker thread, never the socket's, and answers with its frame or the refusal.
+     */
+    private void answerFromWorker(DeviceConnection c, Long ref, Supplier<String> request) {
+        workers.execute(() -> {
+            String answer;
+            try {
+                answer = request.get();
+            } catch (RuntimeException e) {
+                answer = errorFrame(ref, e);
+            }
+            c.send(answer);
+        });
+    }
+
+    /** The {@code error} frame for a failure: the refusal's status and message, and a state refusal's version. */
+    private static String errorFrame(Long ref, Throwable failure) {
         SiebogException refusal = unwrap(failure);
         Long version = refusal instanceof StateRefusedException s ? s.version() : null;
         return DeviceFrames.error(ref, refusal.status(), refusal.getMessage(), version);
