@@ -153,7 +153,7 @@ public final class CassandraStateStore implements StateStore {
     @Override
     public CompletionStage<Optional<StoredState>> read(String aid) {
         requireAid(aid);
-        return limited("read " + aid, () -> session.executeAsync(select.bind(aid)),
+        return limited("read", aid, () -> session.executeAsync(select.bind(aid)),
                 rs -> Optional.ofNullable(rs.one()).map(CassandraStateStore::toState));
     }
 
@@ -163,12 +163,13 @@ public final class CassandraStateStore implements StateStore {
         if (version < 1) {
             return CompletableFuture.failedFuture(new StateStoreException("a version is 1 or more, got " + version));
         }
-        return limited("write " + aid,
-                () -> session.executeAsync(write.bind(aid, version, state, device, Instant.now(), version)), rs -> null);
+        return limited("write", aid, () -> session.executeAsync(write.boundStatementBuilder()
+                .setString(0, aid).setLong(1, version).set(2, state, Utf8Text.CODEC).setString(3, device)
+                .setInstant(4, Instant.now()).setLong(5, version).build()), rs -> null);
     }
 
     private static StoredState toState(Row row) {
-        return new StoredState(row.getString("aid"), row.getLong("version"), row.getString("state"),
+        return new StoredState(row.getString("aid"), row.getLong("version"), row.get("state", Utf8Text.CODEC),
                 row.getString("device"), row.getInstant("updated"));
     }
 
@@ -182,7 +183,7 @@ public final class CassandraStateStore implements StateStore {
      * Sends the request when a slot is free, else queues it behind the others; the answer frees the
      * slot for the next. Nothing here blocks: callers include WebSocket I/O threads.
      */
-    private <T> CompletionStage<T> limited(String what, Supplier<CompletionStage<AsyncResultSet>> request,
+    private <T> CompletionStage<T> limited(String operation, String aid, Supplier<CompletionStage<AsyncResultSet>> request,
             Function<AsyncResultSet, T> result) {
         CompletableFuture<T> answer = new CompletableFuture<>();
         Runnable send = () -> {
@@ -196,19 +197,19 @@ public final class CassandraStateStore implements StateStore {
                 inFlight.release();
                 drain();
                 if (error != null) {
-                    answer.completeExceptionally(failure(what, error));
+                    answer.completeExceptionally(failure(operation + " " + aid, error));
                     return;
                 }
                 try {
                     answer.complete(result.apply(rs));
                 } catch (RuntimeException e) {
-                    answer.completeExceptionally(failure(what, e));
+                    answer.completeExceptionally(failure(operation + " " + aid, e));
                 }
             });
         };
         if (waitingCount.incrementAndGet() > MAX_WAITING) {
             waitingCount.decrementAndGet();
-            return CompletableFuture.failedFuture(new StateStoreException(what + ": " + MAX_WAITING
+            return CompletableFuture.failedFuture(new StateStoreException(operation + " " + aid + ": " + MAX_WAITING
                     + " requests are already waiting for Cassandra"));
         }
         waiting.add(send);

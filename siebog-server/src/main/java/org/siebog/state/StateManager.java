@@ -24,6 +24,9 @@ public class StateManager {
     @Inject
     StateVersions versions;
 
+    /** The store once connected, kept here: through the {@link StateStores} EJB each save would pay its interceptors. */
+    private volatile StateStore connected;
+
     /** Whether a store is configured at all (connected or not). */
     public boolean configured() {
         return stores.configured();
@@ -40,7 +43,7 @@ public class StateManager {
     /** The agent's saved state and current version; a 503 refusal when the store cannot be read. */
     public CompletionStage<SavedState> load(AID aid) {
         String key = aid.toString();
-        return stores.ready().thenCompose(store -> store.read(key))
+        return store().thenCompose(store -> store.read(key))
                 .thenCompose(stored -> versions.learn(key, stored.map(StoredState::version).orElse(0L))
                         .thenApply(version -> new SavedState(version, stored.map(StoredState::state).orElse(null))))
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(StateStores.cause(e) instanceof StateRefusedException refused
@@ -55,7 +58,7 @@ public class StateManager {
      * names that version, and being higher it replaces whatever did).
      */
     public CompletionStage<Long> save(AID aid, long expected, String state, String device) {
-        return stores.ready().exceptionallyCompose(none -> CompletableFuture.failedFuture(
+        return store().exceptionallyCompose(none -> CompletableFuture.failedFuture(
                 StateRefusedException.unavailable(aid, expected, none))).thenCompose(store -> save(store, aid, expected, state, device));
     }
 
@@ -115,11 +118,17 @@ public class StateManager {
                     // A save from its device landed while it stopped: clear what is there now.
                     return clear(aid);
                 }
-                return stores.ready().thenCompose(store -> store.write(key, next, null, null))
+                return store().thenCompose(store -> store.write(key, next, null, null))
                         .thenCompose(ok -> versions.forget(key, next))
                         .thenApply(forgotten -> null);
             });
         });
+    }
+
+    /** The store, as soon as it is connected (a connected store stays: the driver reconnects by itself). */
+    private CompletionStage<StateStore> store() {
+        StateStore store = connected;
+        return store != null ? CompletableFuture.completedFuture(store) : stores.ready().thenApply(ready -> connected = ready);
     }
 
     /** The agent's version: from the cache, or learnt from the store. */
