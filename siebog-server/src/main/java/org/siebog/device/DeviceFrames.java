@@ -1,27 +1,49 @@
 package org.siebog.device;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonObjectBuilder;
 import jakarta.json.spi.JsonProvider;
 
 import org.siebog.agent.AID;
 import org.siebog.state.SavedState;
 
-/** The frames the server sends (docs/device-protocol.md, "Server → device"). */
+/**
+ * The frames the server sends (docs/device-protocol.md, "Server → device"), written by a streaming
+ * generator. A state goes in as the JSON text the store holds, which the server itself took
+ * unchanged from a device's frame, so it is neither parsed nor escaped again (a state may be 64 KiB).
+ */
 final class DeviceFrames {
 
+    /** JSON-P, for the nested values the server reads as objects (messages, spawn arguments). */
     static final JsonProvider JSON = JsonProvider.provider();
+
+    private static final JsonFactory FRAMES = new JsonFactory();
+
+    /** Writes a frame's fields after its {@code op}. */
+    @FunctionalInterface
+    private interface Fields {
+        void write(JsonGenerator frame) throws IOException;
+    }
 
     private DeviceFrames() {
     }
 
     static String welcome(String device, String platform, long heartbeatMs, int maxFrameBytes, int maxStateBytes,
             int maxPendingState) {
-        return op("welcome").add("device", device).add("platform", platform).add("heartbeatMs", heartbeatMs)
-                .add("maxFrameBytes", maxFrameBytes).add("maxStateBytes", maxStateBytes)
-                .add("maxPendingState", maxPendingState).build().toString();
+        return frame("welcome", f -> {
+            f.writeStringField("device", device);
+            f.writeStringField("platform", platform);
+            f.writeNumberField("heartbeatMs", heartbeatMs);
+            f.writeNumberField("maxFrameBytes", maxFrameBytes);
+            f.writeNumberField("maxStateBytes", maxStateBytes);
+            f.writeNumberField("maxPendingState", maxPendingState);
+        });
     }
 
     static String heartbeat() {
@@ -29,49 +51,76 @@ final class DeviceFrames {
     }
 
     static String start(AID aid, String agentClass, String module, Map<String, String> args, SavedState saved) {
-        JsonObjectBuilder argsJson = JSON.createObjectBuilder();
-        args.forEach(argsJson::add);
-        String frame = op("start").add("aid", aid.toString()).add("agentClass", agentClass).add("module", module)
-                .add("args", argsJson).add("version", saved.version()).build().toString();
-        return withState(frame, saved.state());
+        return frame("start", f -> {
+            f.writeStringField("aid", aid.toString());
+            f.writeStringField("agentClass", agentClass);
+            f.writeStringField("module", module);
+            f.writeObjectFieldStart("args");
+            for (Map.Entry<String, String> arg : args.entrySet()) {
+                f.writeStringField(arg.getKey(), arg.getValue());
+            }
+            f.writeEndObject();
+            f.writeNumberField("version", saved.version());
+            state(f, saved.state());
+        });
     }
 
     static String stateSaved(long ref, AID aid, long version) {
-        return op("stateSaved").add("ref", ref).add("aid", aid.toString()).add("version", version).build().toString();
+        return frame("stateSaved", f -> {
+            f.writeNumberField("ref", ref);
+            f.writeStringField("aid", aid.toString());
+            f.writeNumberField("version", version);
+        });
     }
 
     static String state(long ref, AID aid, SavedState saved) {
-        return withState(op("state").add("ref", ref).add("aid", aid.toString()).add("version", saved.version()).build()
-                .toString(), saved.state());
+        return frame("state", f -> {
+            f.writeNumberField("ref", ref);
+            f.writeStringField("aid", aid.toString());
+            f.writeNumberField("version", saved.version());
+            state(f, saved.state());
+        });
     }
 
-    /**
-     * Appends {@code "state": <json>} to a frame. The stored text is JSON that the server itself
-     * wrote from a parsed frame, so it goes in as it is, without parsing it again (reads are 10% of
-     * a write-heavy load and a state may be 64 KiB).
-     */
-    private static String withState(String frame, String stateJson) {
-        return frame.substring(0, frame.length() - 1) + ",\"state\":" + (stateJson == null ? "null" : stateJson) + "}";
+    private static void state(JsonGenerator frame, String stateJson) throws IOException {
+        frame.writeFieldName("state");
+        if (stateJson == null) {
+            frame.writeNull();
+        } else {
+            frame.writeRawValue(stateJson);
+        }
     }
 
     static String stop(AID aid) {
-        return op("stop").add("aid", aid.toString()).build().toString();
+        return frame("stop", f -> f.writeStringField("aid", aid.toString()));
     }
 
     static String deliver(AID aid, long seq, JsonObject message) {
-        return op("deliver").add("aid", aid.toString()).add("seq", seq).add("message", message).build().toString();
+        return frame("deliver", f -> {
+            f.writeStringField("aid", aid.toString());
+            f.writeNumberField("seq", seq);
+            f.writeFieldName("message");
+            f.writeRawValue(message.toString());
+        });
     }
 
     static String sent(long ref) {
-        return op("sent").add("ref", ref).build().toString();
+        return frame("sent", f -> f.writeNumberField("ref", ref));
     }
 
     static String spawned(long ref, String aid, String location) {
-        return op("spawned").add("ref", ref).add("aid", aid).add("location", location).build().toString();
+        return frame("spawned", f -> {
+            f.writeNumberField("ref", ref);
+            f.writeStringField("aid", aid);
+            f.writeStringField("location", location);
+        });
     }
 
     static String agentStopped(long ref, String aid) {
-        return op("agentStopped").add("ref", ref).add("aid", aid).build().toString();
+        return frame("agentStopped", f -> {
+            f.writeNumberField("ref", ref);
+            f.writeStringField("aid", aid);
+        });
     }
 
     /**
@@ -79,17 +128,28 @@ final class DeviceFrames {
      * of the agent's state now, else null.
      */
     static String error(Long ref, int status, String error, Long version) {
-        JsonObjectBuilder frame = op("error").add("status", status).add("error", error);
-        if (ref != null) {
-            frame.add("ref", ref);
-        }
-        if (version != null) {
-            frame.add("version", version);
-        }
-        return frame.build().toString();
+        return frame("error", f -> {
+            f.writeNumberField("status", status);
+            f.writeStringField("error", error);
+            if (ref != null) {
+                f.writeNumberField("ref", ref);
+            }
+            if (version != null) {
+                f.writeNumberField("version", version);
+            }
+        });
     }
 
-    private static JsonObjectBuilder op(String op) {
-        return JSON.createObjectBuilder().add("op", op);
+    private static String frame(String op, Fields fields) {
+        StringWriter text = new StringWriter(64);
+        try (JsonGenerator frame = FRAMES.createGenerator(text)) {
+            frame.writeStartObject();
+            frame.writeStringField("op", op);
+            fields.write(frame);
+            frame.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a string cannot fail", e);
+        }
+        return text.toString();
     }
 }

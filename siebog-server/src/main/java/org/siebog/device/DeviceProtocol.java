@@ -1,8 +1,8 @@
 package org.siebog.device;
 
-import java.io.StringReader;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -11,12 +11,8 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonException;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 
 import org.siebog.agent.AID;
 import org.siebog.agent.AgentInfo;
@@ -84,15 +80,15 @@ public class DeviceProtocol {
             c.send(DeviceFrames.heartbeat());
             return;
         }
-        JsonObject frame;
+        DeviceFrame frame;
         try {
-            frame = parse(text);
+            frame = DeviceFrame.parse(text);
         } catch (ProtocolViolation v) {
             c.close(v.code, v.getMessage());
             return;
         }
         c.touch();
-        String op = frame.getString("op");
+        String op = frame.op();
         if (!c.joined() && !op.equals("join")) {
             c.close(4001, "send 'join' first");
             return;
@@ -112,7 +108,7 @@ public class DeviceProtocol {
                 case "started", "stopped" -> devices.fromDevice(c, op, aid(frame, "aid"), 0, null);
                 case "ack" -> devices.fromDevice(c, op, aid(frame, "aid"), seq(frame), null);
                 case "agentError" -> devices.fromDevice(c, "agentError:" + phase(frame), aid(frame, "aid"), 0,
-                        frame.getString("error", "(no message)"));
+                        Objects.requireNonNullElse(frame.string("error"), "(no message)"));
                 case "leave" -> c.close(1000, "left");
                 default -> throw new BadField("unknown op '" + op + "'; see docs/device-protocol.md");
             }
@@ -121,35 +117,20 @@ public class DeviceProtocol {
         }
     }
 
-    private static JsonObject parse(String text) {
-        JsonValue value;
-        try (JsonReader reader = DeviceFrames.JSON.createReader(new StringReader(text))) {
-            value = reader.readValue();
-        } catch (JsonException e) {
-            throw new ProtocolViolation(1007, "a frame must be a JSON object: " + e.getMessage());
-        }
-        if (!(value instanceof JsonObject frame)) {
-            throw new ProtocolViolation(1007, "a frame must be a JSON object");
-        }
-        if (!(frame.get("op") instanceof JsonString)) {
-            throw new ProtocolViolation(1007, "a frame needs a string 'op'");
-        }
-        return frame;
-    }
-
-    private void join(DeviceConnection c, JsonObject frame) {
+    private void join(DeviceConnection c, DeviceFrame frame) {
         if (c.joined()) {
             throw new AlreadyJoined(c.deviceId());
         }
-        String label = frame.get("label") instanceof JsonString s ? s.getString() : "";
+        String label = Objects.requireNonNullElse(frame.string("label"), "");
         if (label.length() > 100) {
             throw new BadField("'label' must have at most 100 characters");
         }
         devices.join(c, computeUnits(frame), label);
     }
 
-    private void send(DeviceConnection c, JsonObject frame, Long ref) {
-        if (!(frame.get("message") instanceof JsonObject json)) {
+    private void send(DeviceConnection c, DeviceFrame frame, Long ref) {
+        JsonObject json = frame.object("message");
+        if (json == null) {
             throw new BadField("'send' needs a 'message' object (an ACL message)");
         }
         ACLMessage message = ACLMessageJson.fromJson(json);
@@ -166,12 +147,12 @@ public class DeviceProtocol {
         });
     }
 
-    private void spawn(DeviceConnection c, JsonObject frame, Long ref) {
+    private void spawn(DeviceConnection c, DeviceFrame frame, Long ref) {
         requireRef(ref, "spawn");
         String agentClass = requiredString(frame, "agentClass");
         String name = requiredString(frame, "name");
         Map<String, String> args = args(frame);
-        String device = frame.get("device") == null || frame.get("device") == JsonValue.NULL ? null : requiredString(frame, "device");
+        String device = frame.absent("device") ? null : requiredString(frame, "device");
         answerFromWorker(c, ref, () -> {
             AgentInfo info = agents.start(agentClass, name, args, null, device);
             return DeviceFrames.spawned(ref, info.aid().toString(), info.location());
@@ -192,14 +173,14 @@ public class DeviceProtocol {
      * Saves a state of one of this device's agents; answered once the store acknowledged it. The
      * checks that need no store come first, so a refused frame costs the store nothing.
      */
-    private void saveState(DeviceConnection c, JsonObject frame, Long ref) {
+    private void saveState(DeviceConnection c, DeviceFrame frame, Long ref) {
         requireRef(ref, "saveState");
         AID aid = aid(frame, "aid");
         long version = nonNegative(frame, "version");
-        if (!frame.containsKey("state")) {
+        if (!frame.has("state")) {
             throw new BadField("'saveState' needs a 'state' (any JSON value)");
         }
-        String state = frame.get("state").toString();
+        String state = frame.json("state");
         long bytes = DeviceConnection.utf8Length(state);
         if (bytes > WebClientManagerBean.MAX_STATE_BYTES) {
             throw StateRefusedException.tooLarge(aid, bytes, WebClientManagerBean.MAX_STATE_BYTES);
@@ -212,7 +193,7 @@ public class DeviceProtocol {
         });
     }
 
-    private void loadState(DeviceConnection c, JsonObject frame, Long ref) {
+    private void loadState(DeviceConnection c, DeviceFrame frame, Long ref) {
         requireRef(ref, "loadState");
         AID aid = aid(frame, "aid");
         requireOwn(c, aid);
@@ -267,22 +248,23 @@ public class DeviceProtocol {
         return new RemoteNodeException("failed: " + failure);
     }
 
-    private static double computeUnits(JsonObject frame) {
-        if (!(frame.get("computeUnits") instanceof JsonNumber n) || !(n.doubleValue() > 0) || n.doubleValue() > MAX_COMPUTE_UNITS) {
+    private static double computeUnits(DeviceFrame frame) {
+        Double units = frame.number("computeUnits");
+        if (units == null || !(units > 0) || units > MAX_COMPUTE_UNITS) {
             throw new BadField("'computeUnits' must be a number above 0 and at most " + (long) MAX_COMPUTE_UNITS);
         }
-        return n.doubleValue();
+        return units;
     }
 
-    private static Long optionalRef(JsonObject frame) {
-        JsonValue ref = frame.get("ref");
-        if (ref == null || ref == JsonValue.NULL) {
+    private static Long optionalRef(DeviceFrame frame) {
+        if (frame.absent("ref")) {
             return null;
         }
-        if (!(ref instanceof JsonNumber n) || !n.isIntegral()) {
+        Long ref = frame.integer("ref");
+        if (ref == null) {
             throw new BadField("'ref' must be an integer");
         }
-        return n.longValue();
+        return ref;
     }
 
     private static void requireRef(Long ref, String op) {
@@ -291,21 +273,23 @@ public class DeviceProtocol {
         }
     }
 
-    private static long nonNegative(JsonObject frame, String field) {
-        if (!(frame.get(field) instanceof JsonNumber n) || !n.isIntegral() || n.longValue() < 0) {
+    private static long nonNegative(DeviceFrame frame, String field) {
+        Long n = frame.integer(field);
+        if (n == null || n < 0) {
             throw new BadField("'" + field + "' must be an integer, 0 or more");
         }
-        return n.longValue();
+        return n;
     }
 
-    private static long seq(JsonObject frame) {
-        if (!(frame.get("seq") instanceof JsonNumber n) || !n.isIntegral() || n.longValue() < 1) {
+    private static long seq(DeviceFrame frame) {
+        Long seq = frame.integer("seq");
+        if (seq == null || seq < 1) {
             throw new BadField("'seq' must be a positive integer");
         }
-        return n.longValue();
+        return seq;
     }
 
-    private static String phase(JsonObject frame) {
+    private static String phase(DeviceFrame frame) {
         String phase = requiredString(frame, "phase");
         if (!phase.equals("start") && !phase.equals("message") && !phase.equals("stop")) {
             throw new BadField("'phase' must be start, message or stop");
@@ -313,7 +297,7 @@ public class DeviceProtocol {
         return phase;
     }
 
-    private static AID aid(JsonObject frame, String field) {
+    private static AID aid(DeviceFrame frame, String field) {
         try {
             return AID.parse(requiredString(frame, field));
         } catch (IllegalArgumentException e) {
@@ -321,19 +305,20 @@ public class DeviceProtocol {
         }
     }
 
-    private static String requiredString(JsonObject frame, String field) {
-        if (!(frame.get(field) instanceof JsonString s) || s.getString().isEmpty()) {
+    private static String requiredString(DeviceFrame frame, String field) {
+        String value = frame.string(field);
+        if (value == null || value.isEmpty()) {
             throw new BadField("'" + field + "' must be a non-empty string");
         }
-        return s.getString();
+        return value;
     }
 
-    private static Map<String, String> args(JsonObject frame) {
-        JsonValue value = frame.get("args");
-        if (value == null || value == JsonValue.NULL) {
+    private static Map<String, String> args(DeviceFrame frame) {
+        if (frame.absent("args")) {
             return Map.of();
         }
-        if (!(value instanceof JsonObject object)) {
+        JsonObject object = frame.object("args");
+        if (object == null) {
             throw new InvalidAgentRequestException("'args' must be an object of strings");
         }
         Map<String, String> args = new LinkedHashMap<>();
