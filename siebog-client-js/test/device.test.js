@@ -113,3 +113,28 @@ test('an acknowledged save is a statesaved event on the device', async () => {
   socket.serverCloses(1000, 'left');
   await leaving;
 });
+
+test('a device busy both ways skips its heartbeat; one that only sends or only hears does not', async (t) => {
+  t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
+  const { device, socket } = await joinedDevice();
+  const heartbeats = () => socket.sent.filter((f) => f.op === 'heartbeat').length;
+  t.mock.timers.tick(60_000);
+  assert.equal(heartbeats(), 1, 'an idle device heartbeats');
+
+  t.mock.timers.tick(30_000);
+  device.session.write({ op: 'started', aid: 'a@siebog' });
+  socket.serverSends({ op: 'heartbeat' });
+  t.mock.timers.tick(30_000);
+  assert.equal(heartbeats(), 1, 'it sent and heard within the interval');
+
+  t.mock.timers.tick(30_000);
+  device.session.write({ op: 'started', aid: 'a@siebog' });
+  t.mock.timers.tick(30_000);
+  assert.equal(heartbeats(), 2, 'it sent but heard nothing: the server must answer something');
+
+  t.mock.timers.tick(30_000);
+  socket.serverSends({ op: 'heartbeat' });
+  t.mock.timers.tick(30_000);
+  assert.equal(heartbeats(), 3, 'it heard but sent nothing: the server must hear from it');
+  device.leave();
+});

@@ -25,7 +25,7 @@ import jakarta.json.stream.JsonGenerator;
 /**
  * One simulated browser device: one WebSocket to the node, speaking the device protocol
  * (docs/device-protocol.md) the way the JavaScript library does, minus the Workers. It joins, heartbeats
- * every {@code heartbeatMs} from {@code welcome}, answers {@code start}/{@code stop}/{@code deliver} at
+ * every {@code heartbeatMs} from {@code welcome} unless its own traffic made that needless, answers {@code start}/{@code stop}/{@code deliver} at
  * once, and matches answers to requests by {@code ref}. Everything inbound runs on the socket's Netty
  * event loop and never blocks; callers wait on the futures {@link #request} returns.
  */
@@ -53,6 +53,9 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
     private volatile String platform;
     private volatile int closeCode = -1;
     private volatile ScheduledFuture<?> heartbeats;
+    /** When a frame last went out and last came in (ms): a device busy both ways skips its heartbeat, as the library does. */
+    private volatile long lastSent;
+    private volatile long lastReceived;
 
     SimulatedDevice(int index, int computeUnits, Listener listener) {
         this.index = index;
@@ -104,6 +107,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
             return answer;
         }
         ch.writeAndFlush(new TextWebSocketFrame(text.toString()));
+        lastSent = System.currentTimeMillis();
         return answer;
     }
 
@@ -130,6 +134,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+        lastReceived = System.currentTimeMillis();
         if (frame instanceof CloseWebSocketFrame close) {
             closeCode = close.statusCode();
             listener.deviceClosed(this, closeCode, close.reasonText());
@@ -171,9 +176,16 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
         platform = message.getString("platform");
         long heartbeatMs = message.getJsonNumber("heartbeatMs").longValue();
         // Spread over the interval, as independent browsers would be, instead of all at once.
-        heartbeats = ctx.channel().eventLoop().scheduleAtFixedRate(() -> send(HEARTBEAT),
+        heartbeats = ctx.channel().eventLoop().scheduleAtFixedRate(() -> heartbeat(heartbeatMs),
                 ThreadLocalRandom.current().nextLong(heartbeatMs), heartbeatMs, TimeUnit.MILLISECONDS);
         joined.complete(this);
+    }
+
+    private void heartbeat(long heartbeatMs) {
+        long now = System.currentTimeMillis();
+        if (now - lastSent >= heartbeatMs || now - lastReceived >= heartbeatMs) {
+            send(HEARTBEAT);
+        }
     }
 
     private void answer(JsonObject message) {
@@ -218,6 +230,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
         Channel ch = channel;
         if (ch != null && ch.isActive()) {
             ch.writeAndFlush(new TextWebSocketFrame(text));
+            lastSent = System.currentTimeMillis();
         }
     }
 
