@@ -18,6 +18,9 @@ import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.replication.InboxJanitor;
+import org.siebog.replication.InboxSnapshot;
+import org.siebog.replication.ReplicationLog;
 
 /**
  * When nodes leave the view (stopped or killed), their agents carry on on the survivors. Every
@@ -39,6 +42,12 @@ public class Failover {
     @Inject
     ClusterNode cluster;
 
+    @Inject
+    ReplicationLog log;
+
+    @Inject
+    InboxJanitor janitor;
+
     @Resource
     ManagedExecutorService workers;
 
@@ -51,20 +60,27 @@ public class Failover {
             return;
         }
         long began = System.nanoTime();
+        janitor.sweepSoon();
         Set<String> departed = new HashSet<>();
-        List<CompletableFuture<Void>> takeovers = new ArrayList<>();
+        List<DirectoryEntry> mine = new ArrayList<>();
         for (DirectoryEntry entry : directory.all()) {
             if (members.contains(entry.node())) {
                 continue;
             }
             departed.add(entry.node());
             if (members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
-                // In parallel: each takeover mostly waits on cache reads and writes.
-                takeovers.add(CompletableFuture.runAsync(() -> takeOver(entry), workers).exceptionally(e -> {
-                    LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
-                    return null;
-                }));
+                mine.add(entry);
             }
+        }
+        // One pass over the inbox log for all of them, and only when there is a stateful agent to resume.
+        InboxSnapshot logged = mine.stream().anyMatch(e -> e.kind() == AgentKind.STATEFUL) ? log.snapshot() : null;
+        List<CompletableFuture<Void>> takeovers = new ArrayList<>();
+        for (DirectoryEntry entry : mine) {
+            // In parallel: each takeover mostly waits on cache reads and writes.
+            takeovers.add(CompletableFuture.runAsync(() -> takeOver(entry, logged), workers).exceptionally(e -> {
+                LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
+                return null;
+            }));
         }
         CompletableFuture.allOf(takeovers.toArray(CompletableFuture[]::new)).join();
         int n = takeovers.size();
@@ -75,11 +91,11 @@ public class Failover {
                 departed, cluster.name(), n, (System.nanoTime() - began) / 1e6));
     }
 
-    private void takeOver(DirectoryEntry entry) {
+    private void takeOver(DirectoryEntry entry, InboxSnapshot logged) {
         if (ReplyInboxes.INBOX_CLASS.equals(entry.agentClass())) {
             directory.unregister(entry.aid()); // its caller was on the dead node too
         } else if (entry.kind() == AgentKind.STATEFUL) {
-            if (!local.resume(entry)) {
+            if (!local.resume(entry, logged)) {
                 LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
                 directory.unregister(entry.aid());
             }

@@ -1,6 +1,5 @@
 package org.siebog.agentmanager;
 
-import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 
@@ -25,6 +24,7 @@ import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
+import org.siebog.replication.InboxSnapshot;
 import org.siebog.replication.ReplicationLog;
 
 /**
@@ -94,8 +94,7 @@ public class LocalAgents {
         }
         host.stop(aid, () -> {
             if (mailbox.journal() instanceof AgentJournal journal) {
-                long[] positions = journal.positions();
-                log.forget(aid, positions[0], positions[1]);
+                journal.stopped();
             }
             if (unregister) {
                 directory.unregister(aid);
@@ -110,7 +109,7 @@ public class LocalAgents {
      *
      * @return false when there is nothing to resume from (the agent had not finished starting)
      */
-    public boolean resume(DirectoryEntry entry) {
+    public boolean resume(DirectoryEntry entry, InboxSnapshot logged) {
         AgentRecord record = log.load(entry.aid()).orElse(null);
         AgentClass type = classes.find(entry.agentClass()).orElse(null);
         if (record == null || type == null) {
@@ -122,11 +121,11 @@ public class LocalAgents {
         } catch (NamingException e) {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
-        List<Envelope> pending = log.pending(entry.aid(), record.handledSeq());
         Mailbox mailbox = host.host(entry.aid(), agent, false);
-        AgentJournal.resumed(entry.aid(), agent, log, record, pending).attach(mailbox, executor.timer());
+        AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, log, record, logged);
+        journal.attach(mailbox, executor.timer());
         agent.restoreState(mailbox.context(), record.state());
-        for (Envelope envelope : pending) {
+        for (Envelope envelope : journal.replayed()) {
             if (!mailbox.reserve()) {
                 LOG.warning(() -> entry.aid() + " had more logged messages than its mailbox holds; they wait in the log");
                 break;

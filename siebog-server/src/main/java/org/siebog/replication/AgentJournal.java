@@ -1,9 +1,11 @@
 package org.siebog.replication;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +20,6 @@ import org.siebog.delivery.Journal;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.Origin;
 import org.siebog.message.ACLMessage;
-import org.siebog.message.ACLMessageJson;
 import org.siebog.message.MessageId;
 
 /**
@@ -42,19 +43,32 @@ public final class AgentJournal implements Journal, Origin {
 
     private final Map<String, DedupWindow> admitted;
     private final Map<String, Long> sent;
+    private final long incarnation;
     private long nextSeq;
     private long savedUpTo;
+    /** Messages logged (or being logged) and not yet covered by a save, in position order. */
+    private final ArrayDeque<LoggedMessage> uncovered = new ArrayDeque<>();
+    /** A resumed agent's logged messages that it had not handled. */
+    private List<Envelope> replayed = List.of();
     private List<CompletableFuture<Void>> unadmittedOutputs = new ArrayList<>();
-    /** The previous save: saves of one agent reach the cache in order. */
-    private CompletableFuture<?> lastSave = CompletableFuture.completedFuture(null);
+    /** The previous save, done once written: saves of one agent reach the cache in order, one at a time. */
+    private volatile CompletableFuture<?> lastSave = CompletableFuture.completedFuture(null);
 
-    /** How often a busy agent's state is saved at most ({@code siebog.replication.save-interval-ms}, default 20). */
-    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 20));
+    /**
+     * How often a busy agent's state is saved at most ({@code siebog.replication.save-interval-ms},
+     * default 1000). A save costs a serialisation of the agent's fields and a cache write, so saves
+     * per second are capped at the number of agents, however many messages they handle; what an
+     * agent handled since its last save is replayed from the inbox log after a crash, so a longer
+     * interval only means more to replay (at most a second's worth), never a lost message.
+     */
+    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 1000));
 
     private Mailbox mailbox;
     private ScheduledExecutorService timer;
     private long lastSaveNanos;
     private boolean saveScheduled;
+    /** A save is due once the one in flight is written. */
+    private boolean waitingForWriter;
 
     /** Where the journal asks for a deferred save; set when the agent is hosted. */
     public void attach(Mailbox hostMailbox, ScheduledExecutorService saveTimer) {
@@ -65,6 +79,7 @@ public final class AgentJournal implements Journal, Origin {
 
     private AgentJournal(AID aid, Agent agent, ReplicationLog log, AgentRecord record, long nextSeq) {
         this.aid = aid;
+        this.incarnation = record.incarnation();
         this.agent = agent;
         this.log = log;
         this.admitted = new HashMap<>(record.admitted());
@@ -75,7 +90,8 @@ public final class AgentJournal implements Journal, Origin {
 
     /** For an agent about to start: messages admitted meanwhile are logged and wait for it. */
     public static AgentJournal starting(AID aid, Agent agent, ReplicationLog log) {
-        return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), Map.of()), 0);
+        return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), Map.of(),
+                ThreadLocalRandom.current().nextLong()), 0);
     }
 
     /** Saves the state {@code onStart} left, before the agent takes its first message; returns once replicated. */
@@ -84,7 +100,7 @@ public final class AgentJournal implements Journal, Origin {
         synchronized (this) {
             Map<String, DedupWindow> windows = new HashMap<>();
             admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent));
+            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent), incarnation);
         }
         log.saveNow(aid, first);
     }
@@ -93,13 +109,20 @@ public final class AgentJournal implements Journal, Origin {
      * For an agent taken over from a dead node: its saved record, and the logged messages it had
      * not handled, whose identities count as admitted.
      */
-    public static AgentJournal resumed(AID aid, Agent agent, ReplicationLog log, AgentRecord record, List<Envelope> pending) {
+    public static AgentJournal resumed(AID aid, Agent agent, ReplicationLog log, AgentRecord record, InboxSnapshot logged) {
+        List<Envelope> pending = logged.pending(aid, record.incarnation(), record.handledSeq());
         long last = pending.isEmpty() ? record.handledSeq() : pending.get(pending.size() - 1).seq();
         AgentJournal journal = new AgentJournal(aid, agent, log, record, last);
         for (Envelope e : pending) {
             journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
         }
+        journal.replayed = pending;
         return journal;
+    }
+
+    /** For a resumed agent: the logged messages it had not handled, to put back in its mailbox in order. */
+    public List<Envelope> replayed() {
+        return replayed;
     }
 
     @Override
@@ -111,7 +134,9 @@ public final class AgentJournal implements Journal, Origin {
     public synchronized CompletableFuture<Void> admit(MessageId id, ACLMessage message, Consumer<Envelope> mailbox) {
         long seq = ++nextSeq;
         mailbox.accept(new Envelope(id, seq, message));
-        return log.append(aid, seq, id, ACLMessageJson.write(message));
+        LoggedMessage logged = log.append(aid, incarnation, seq, id, message);
+        uncovered.add(logged);
+        return logged.written().thenApply(segment -> null);
     }
 
     @Override
@@ -132,6 +157,16 @@ public final class AgentJournal implements Journal, Origin {
      */
     @Override
     public void handledUpTo(long seq, boolean now) {
+        if (!lastSave.isDone()) {
+            // One save in flight per agent: when the writer falls behind, an agent's later runs are
+            // covered by its next save instead of queueing records faster than they can be written.
+            if (!waitingForWriter) {
+                waitingForWriter = true;
+                lastSave.whenComplete((ok, failed) -> mailbox.requestSave());
+            }
+            return;
+        }
+        waitingForWriter = false;
         long since = System.nanoTime() - lastSaveNanos;
         if (!now && since < SAVE_INTERVAL_NANOS) {
             if (!saveScheduled) {
@@ -147,7 +182,6 @@ public final class AgentJournal implements Journal, Origin {
         }
         AgentRecord record;
         CompletableFuture<Void> outputs;
-        long from;
         synchronized (this) {
             byte[] state;
             try {
@@ -158,19 +192,24 @@ public final class AgentJournal implements Journal, Origin {
             }
             Map<String, DedupWindow> windows = new HashMap<>();
             admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            record = new AgentRecord(state, seq, windows, Map.copyOf(sent));
+            record = new AgentRecord(state, seq, windows, Map.copyOf(sent), incarnation);
+            List<CompletableFuture<InboxSegment>> covered = new ArrayList<>();
+            while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
+                covered.add(uncovered.poll().written());
+            }
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
-            from = savedUpTo + 1;
             savedUpTo = seq;
             // Refused outputs come back as FAILURE messages; either way they are settled.
             lastSave = CompletableFuture.allOf(outputs.handle((ok, refused) -> null), lastSave)
-                    .thenRun(() -> log.save(aid, record, from, seq));
+                    .thenCompose(ignored -> log.save(aid, record, covered));
         }
     }
 
-    /** Inbox positions: handled (saved) and last admitted; for dropping them when the agent stops. */
-    public synchronized long[] positions() {
-        return new long[] {savedUpTo, nextSeq};
+    /** The agent has stopped: its saved state goes, and its logged messages are no longer needed. */
+    public synchronized void stopped() {
+        log.forget(aid);
+        uncovered.forEach(m -> m.written().thenAccept(log::release));
+        uncovered.clear();
     }
 }

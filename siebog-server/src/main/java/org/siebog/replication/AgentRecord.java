@@ -16,8 +16,11 @@ import java.util.Map;
  * What the {@code agent-state} cache keeps of a stateful agent: its state after handling inbox
  * positions up to {@code handledSeq}, which message identities it has admitted, and how many
  * messages it has sent to each receiver (so a replayed handler sends under the same identities).
+ * {@code incarnation} tells this agent's logged messages from those of an earlier agent of the
+ * same name (inbox positions start again at 1 for each).
  */
-public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> admitted, Map<String, Long> sent) {
+public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> admitted, Map<String, Long> sent,
+        long incarnation) {
 
     String encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(state.length + 64);
@@ -39,6 +42,7 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
                 out.writeUTF(e.getKey());
                 out.writeLong(e.getValue());
             }
+            out.writeLong(incarnation);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -63,7 +67,7 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (int i = in.readInt(); i > 0; i--) {
                 sent.put(in.readUTF(), in.readLong());
             }
-            return new AgentRecord(state, handledSeq, admitted, sent);
+            return new AgentRecord(state, handledSeq, admitted, sent, in.readLong());
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable agent record", e);
         }

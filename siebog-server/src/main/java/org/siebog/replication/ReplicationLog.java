@@ -2,12 +2,10 @@ package org.siebog.replication;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,25 +21,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
-import org.infinispan.functional.FunctionalMap;
-import org.infinispan.functional.impl.FunctionalMapImpl;
-import org.infinispan.functional.impl.WriteOnlyMapImpl;
-import org.infinispan.marshall.core.MarshallableFunctions;
 import org.siebog.agent.AID;
-import org.siebog.delivery.Envelope;
 import org.siebog.directory.StringCaches;
-import org.siebog.message.ACLMessageJson;
+import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 
 /**
  * Writes what failover needs into two distributed caches with two owners each, so one node's
- * death loses none of it: every message admitted to a stateful agent ({@code inbox}, key
- * {@code aid#seq}) before the agent sees it, and the agent's {@link AgentRecord} after it has handled
- * some ({@code agent-state}), after which the inbox entries it covers are removed.
+ * death loses none of it: every message admitted to a stateful agent ({@code inbox}) and the
+ * agent's {@link AgentRecord} after it has handled some ({@code agent-state}).
  *
- * <p>Each cache has one writer thread that takes everything queued since its last write into one
- * {@code putAll}: one replication round trip for hundreds of messages under load, and no waiting
- * for a batch to fill at low load. Inbox writes complete in the order they were queued.
+ * <p>The inbox is a log of segments: one writer thread takes everything admitted since its last
+ * write and stores it as <em>one</em> entry ({@link InboxSegment}, key {@code node/boot#n}), so a
+ * batch of hundreds of messages costs one cache write and, once every message in it is covered by
+ * its agent's saved state, one removal, where an entry per message cost two cache operations per
+ * message on both nodes. Inbox writes complete in the order they were queued. States have a writer
+ * thread of their own that takes every record queued since its last write into one {@code putAll}.
  */
 @ApplicationScoped
 public class ReplicationLog {
@@ -65,13 +60,25 @@ public class ReplicationLog {
     @Resource
     ManagedThreadFactory threads;
 
-    private record InboxWrite(String key, String value, CompletableFuture<Void> written) {
+    /** A record to save; once it is stored, the messages it covers are released from their segments. */
+    private record StateWrite(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered,
+            CompletableFuture<Void> done) {
     }
 
-    private record StateWrite(AID aid, AgentRecord record, long removeFrom, long removeTo) {
+    /** This boot's segment keys, {@code node/boot#n}: no other node, nor an earlier boot of this one, writes the same. */
+    private final String segmentPrefix = System.getProperty("jboss.node.name", "node1") + "/" + UUID.randomUUID() + "#";
+    private long segments;
+
+    /** The node that wrote a segment. */
+    static String writerOf(String segmentKey) {
+        return segmentKey.substring(0, segmentKey.lastIndexOf('/', segmentKey.lastIndexOf('#')));
     }
 
-    private final BlockingQueue<InboxWrite> inboxWrites = new LinkedBlockingQueue<>();
+    boolean ownSegment(String segmentKey) {
+        return segmentKey.startsWith(segmentPrefix);
+    }
+
+    private final BlockingQueue<LoggedMessage> inboxWrites = new LinkedBlockingQueue<>();
     private final BlockingQueue<StateWrite> stateWrites = new LinkedBlockingQueue<>();
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
@@ -91,16 +98,21 @@ public class ReplicationLog {
         writers.forEach(Thread::interrupt);
     }
 
-    /** Completes once the message is held by two nodes. */
-    public CompletableFuture<Void> append(AID aid, long seq, MessageId id, String messageJson) {
-        CompletableFuture<Void> written = new CompletableFuture<>();
-        inboxWrites.add(new InboxWrite(inboxKey(aid, seq), id.origin() + "\n" + id.counter() + "\n" + messageJson, written));
-        return written;
+    /** Logs an admitted message; its {@code written} completes once it is held by two nodes. */
+    LoggedMessage append(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
+        LoggedMessage logged = new LoggedMessage(aid, incarnation, seq, id, message, new CompletableFuture<>());
+        inboxWrites.add(logged);
+        return logged;
     }
 
-    /** Saves the record (later records of one agent overwrite earlier ones) and drops inbox entries it covers. */
-    void save(AID aid, AgentRecord record, long coveredFrom, long coveredTo) {
-        stateWrites.add(new StateWrite(aid, record, coveredFrom, coveredTo));
+    /**
+     * Saves the record (later records of one agent overwrite earlier ones), then releases the
+     * messages it covers; completes once the write is over, whether it succeeded or not.
+     */
+    CompletableFuture<Void> save(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered) {
+        StateWrite write = new StateWrite(aid, record, covered, new CompletableFuture<>());
+        stateWrites.add(write);
+        return write.done();
     }
 
     /** Saves the record now (an agent that has just started), returning once it is replicated. */
@@ -113,48 +125,50 @@ public class ReplicationLog {
         return encoded == null ? Optional.empty() : Optional.of(AgentRecord.decode(encoded));
     }
 
-    /** The logged messages after {@code handledSeq}, in order, up to the first position never written. */
-    public List<Envelope> pending(AID aid, long handledSeq) {
-        List<Envelope> pending = new ArrayList<>();
-        for (long next = handledSeq + 1;; next += 256) {
-            Set<String> keys = new HashSet<>();
-            for (long seq = next; seq < next + 256; seq++) {
-                keys.add(inboxKey(aid, seq));
-            }
-            Map<String, String> found = inbox.getAll(keys);
-            for (long seq = next; seq < next + 256; seq++) {
-                String value = found.get(inboxKey(aid, seq));
-                if (value == null) {
-                    return pending;
-                }
-                String[] parts = value.split("\n", 3);
-                pending.add(new Envelope(new MessageId(parts[0], Long.parseLong(parts[1])), seq, ACLMessageJson.read(parts[2])));
-            }
+    /** Every logged message now, for taking over a departed node's agents (one pass over the whole log). */
+    public InboxSnapshot snapshot() {
+        return new InboxSnapshot(new ArrayList<>(inbox.values()));
+    }
+
+    /** Forgets a stopped agent's state; its journal releases its logged messages. */
+    void forget(AID aid) {
+        states.withFlags(Flag.IGNORE_RETURN_VALUES).remove(aid.toString());
+    }
+
+    /** A segment whose messages are all covered by saved states (or belong to stopped agents) is dropped. */
+    void release(InboxSegment segment) {
+        if (segment.release()) {
+            remove(segment.key());
         }
     }
 
-    /** Forgets a stopped agent. */
-    public void forget(AID aid, long handledSeq, long lastSeq) {
-        states.withFlags(Flag.IGNORE_RETURN_VALUES).remove(aid.toString());
-        removeInbox(inboxKeys(aid, handledSeq + 1, lastSeq));
+    void remove(String segmentKey) {
+        inbox.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(segmentKey).exceptionally(e -> {
+            LOG.log(Level.FINE, "could not drop the handled inbox segment " + segmentKey, e);
+            return null;
+        });
+    }
+
+    /** Every segment in the log, by key (for {@link InboxJanitor}). */
+    Map<String, String> allSegments() {
+        return new HashMap<>(inbox);
     }
 
     private void writeInbox() {
-        List<InboxWrite> batch = new ArrayList<>(MAX_BATCH);
+        List<LoggedMessage> batch = new ArrayList<>(MAX_BATCH);
         while (running) {
             try {
                 batch.add(inboxWrites.take());
                 inboxWrites.drainTo(batch, MAX_BATCH - 1);
-                Map<String, String> entries = new LinkedHashMap<>();
-                batch.forEach(w -> entries.put(w.key(), w.value()));
-                inbox.withFlags(Flag.IGNORE_RETURN_VALUES).putAll(entries);
-                batch.forEach(w -> w.written().complete(null));
+                InboxSegment segment = new InboxSegment(segmentPrefix + ++segments, batch.size());
+                inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(segment.key(), SegmentCodec.encode(batch));
+                batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not replicate " + batch.size() + " admitted messages", e);
-                batch.forEach(w -> w.written().completeExceptionally(e));
+                batch.forEach(m -> m.written().completeExceptionally(e));
             }
             batch.clear();
         }
@@ -167,47 +181,22 @@ public class ReplicationLog {
                 batch.add(stateWrites.take());
                 stateWrites.drainTo(batch, MAX_BATCH - 1);
                 Map<String, String> latest = new HashMap<>();
-                Map<AID, long[]> covered = new HashMap<>();
                 for (StateWrite w : batch) {
                     latest.put(w.aid().toString(), w.record().encode());
-                    covered.merge(w.aid(), new long[] {w.removeFrom(), w.removeTo()},
-                            (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
                 }
                 states.withFlags(Flag.IGNORE_RETURN_VALUES).putAll(latest);
-                Set<String> handled = new HashSet<>();
-                covered.forEach((aid, range) -> handled.addAll(inboxKeys(aid, range[0], range[1])));
-                removeInbox(handled);
+                // Only now are these messages covered: before, a crash would replay them from the log.
+                for (StateWrite w : batch) {
+                    w.covered().forEach(written -> written.thenAccept(this::release));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not replicate the state of " + batch.size() + " agents", e);
             }
+            batch.forEach(w -> w.done().complete(null));
             batch.clear();
         }
-    }
-
-    private static Set<String> inboxKeys(AID aid, long from, long to) {
-        Set<String> keys = new HashSet<>();
-        for (long seq = from; seq <= to; seq++) {
-            keys.add(inboxKey(aid, seq));
-        }
-        return keys;
-    }
-
-    /** One command per owner for all of them (entries left behind by a failure are overwritten or dropped later). */
-    private void removeInbox(Set<String> keys) {
-        if (keys.isEmpty()) {
-            return;
-        }
-        FunctionalMap.WriteOnlyMap<String, String> writeOnly = WriteOnlyMapImpl.create(FunctionalMapImpl.create(inbox));
-        writeOnly.evalMany(keys, MarshallableFunctions.removeConsumer()).exceptionally(e -> {
-            LOG.log(Level.FINE, "could not drop " + keys.size() + " handled inbox entries", e);
-            return null;
-        });
-    }
-
-    private static String inboxKey(AID aid, long seq) {
-        return aid + "#" + seq;
     }
 }
