@@ -49,6 +49,10 @@ final class ClusterApi {
         return send(HttpRequest.newBuilder(URI.create(base + "/" + path)).GET());
     }
 
+    Reply delete(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(base + "/" + path)).DELETE());
+    }
+
     Reply post(String path, String json) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(base + "/" + path))
                 .header("Content-Type", "application/json")

@@ -33,7 +33,11 @@ final class LocalCluster implements AutoCloseable {
 
     /** node1's API, e.g. {@code http://127.0.0.1:8580/siebog/api}. */
     ClusterApi api(int node) {
-        return new ClusterApi("http://127.0.0.1:" + (8080 + portOffset + (node - 1) * 100) + "/siebog/api");
+        return new ClusterApi(apiUri(node).toString());
+    }
+
+    java.net.URI apiUri(int node) {
+        return java.net.URI.create("http://127.0.0.1:" + (8080 + portOffset + (node - 1) * 100) + "/siebog/api");
     }
 
     void kill(String node) throws IOException, InterruptedException {

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -15,6 +17,9 @@ import javax.naming.NamingEnumeration;
 import javax.naming.NamingException;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.servlet.ServletContext;
 
 import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentKind;
@@ -29,6 +34,10 @@ import org.siebog.agent.StatelessAgent;
  *
  * <p>The walk is repeated on each call, so deploying or undeploying an agent jar shows at once.
  * It is cheap (a few JNDI list calls) next to starting an agent.
+ *
+ * <p>Client (JavaScript) agent classes are the ES modules in the web application's {@code agents/}
+ * directory: {@code agents/Echo.js} is class {@code Echo}, which devices load from
+ * {@code /siebog/agents/Echo.js}.
  */
 @ApplicationScoped
 public class AgentClassRegistry {
@@ -39,7 +48,42 @@ public class AgentClassRegistry {
             "!" + StatefulAgent.class.getName(), AgentKind.STATEFUL,
             "!" + StatelessAgent.class.getName(), AgentKind.STATELESS);
 
+    static final String CLIENT_AGENTS = "/agents/";
+
+    private final Set<String> warnedClashes = ConcurrentHashMap.newKeySet();
+
+    /** Read once at deployment: a web app's files do not change while it runs. */
+    private volatile List<AgentClass> clientClasses = List.of();
+
+    /** Weld fires this with the ServletContext when the web application starts. */
+    void readClientModules(@Observes @Initialized(ApplicationScoped.class) ServletContext web) {
+        Set<String> paths = web.getResourcePaths(CLIENT_AGENTS);
+        clientClasses = paths == null ? List.of() : paths.stream()
+                .filter(p -> p.endsWith(".js") && p.lastIndexOf('/') == CLIENT_AGENTS.length() - 1)
+                .map(p -> new AgentClass(p.substring(CLIENT_AGENTS.length(), p.length() - 3), AgentKind.CLIENT,
+                        web.getContextPath() + p))
+                .toList();
+    }
+
+    /** A client module named like a server agent class is left out (with a warning): a name means one class. */
     public List<AgentClass> all() {
+        List<AgentClass> all = new ArrayList<>(serverClasses());
+        Set<String> taken = all.stream().map(AgentClass::name).collect(Collectors.toSet());
+        for (AgentClass client : clientClasses) {
+            if (taken.contains(client.name())) {
+                if (warnedClashes.add(client.binding())) { // all() runs on every start: say it once
+                    LOG.warning(() -> "client agent module " + client.binding() + " is ignored: a server agent class is named "
+                            + client.name() + " too");
+                }
+            } else {
+                all.add(client);
+            }
+        }
+        all.sort(Comparator.comparing(AgentClass::name));
+        return all;
+    }
+
+    private List<AgentClass> serverClasses() {
         List<Binding> bindings = new ArrayList<>();
         try {
             InitialContext jndi = new InitialContext();
@@ -55,7 +99,6 @@ public class AgentClassRegistry {
         Map<String, Long> byBean = bindings.stream().collect(Collectors.groupingBy(Binding::bean, Collectors.counting()));
         return bindings.stream()
                 .map(b -> new AgentClass(byBean.get(b.bean()) == 1 ? b.bean() : b.path(), b.kind(), b.jndiName()))
-                .sorted(Comparator.comparing(AgentClass::name))
                 .toList();
     }
 

@@ -33,6 +33,16 @@ public interface AgentManager {
     AgentInfo start(String agentClass, String name, Map<String, String> args, String node);
 
     /**
+     * Starts an agent at a chosen place: a server agent on {@code node}, a client agent on
+     * {@code device} ({@code null}: wherever the compute-unit balancer puts it). Each kind takes
+     * only its own kind of place.
+     *
+     * @throws InvalidAgentRequestException also when the place does not fit the class, or there is no such device
+     * @throws org.siebog.device.NoDeviceException a client agent, and no device is joined
+     */
+    AgentInfo start(String agentClass, String name, Map<String, String> args, String node, String device);
+
+    /**
      * Stops an agent: it takes no new messages, handles those already admitted, then its
      * {@code onStop} runs.
      *

@@ -16,7 +16,10 @@ import org.siebog.agent.AID;
 import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.agent.AgentKind;
 import org.siebog.cluster.RemoteNodes;
+import org.siebog.device.Device;
+import org.siebog.device.WebClientManager;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.placement.PlacementSelector;
@@ -47,6 +50,9 @@ public class AgentManagerBean implements AgentManager {
     @Inject
     RemoteNodes remote;
 
+    @Inject
+    WebClientManager webClients;
+
     private final PlacementSelector placement = PlacementSelectors.fromSystemProperty();
 
     @Override
@@ -56,19 +62,38 @@ public class AgentManagerBean implements AgentManager {
 
     @Override
     public AgentInfo start(String agentClass, String name, Map<String, String> args, String node) {
+        return start(agentClass, name, args, node, null);
+    }
+
+    @Override
+    public AgentInfo start(String agentClass, String name, Map<String, String> args, String node, String device) {
         AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
         AID aid = LocalAgents.aidOf(name);
         Map<String, String> startArgs = args == null ? Map.of() : Map.copyOf(args);
-        List<String> members = cluster.members();
-        if (node != null && !members.contains(node)) {
-            throw new InvalidAgentRequestException("there is no node '" + node + "' in the cluster; its nodes are " + members);
+        String target;
+        String onDevice = null;
+        if (type.kind() == AgentKind.CLIENT) {
+            if (node != null) {
+                throw new InvalidAgentRequestException(type.name() + " is a client agent: it runs on a device, so give \"device\", not \"node\"");
+            }
+            Device chosen = webClients.place(type.name(), device);
+            target = chosen.node(); // its proxy goes where the device's socket is
+            onDevice = chosen.id();
+        } else {
+            if (device != null) {
+                throw new InvalidAgentRequestException(type.name() + " is a server agent: it runs on a node, so give \"node\", not \"device\"");
+            }
+            List<String> members = cluster.members();
+            if (node != null && !members.contains(node)) {
+                throw new InvalidAgentRequestException("there is no node '" + node + "' in the cluster; its nodes are " + members);
+            }
+            target = node != null ? node : placement.select(members);
         }
-        String target = node != null ? node : placement.select(members);
         if (target.equals(cluster.name())) {
-            return local.start(type.name(), name, startArgs, node != null);
+            return local.start(type.name(), name, startArgs, node != null, onDevice);
         }
-        remote.start(target, type.name(), name, startArgs, node != null);
-        return new AgentInfo(aid, type.name(), target);
+        remote.start(target, type.name(), name, startArgs, node != null, onDevice);
+        return new AgentInfo(aid, type.name(), onDevice != null ? onDevice : target);
     }
 
     @Override

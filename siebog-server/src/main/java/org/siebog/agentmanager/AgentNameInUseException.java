@@ -9,4 +9,9 @@ public class AgentNameInUseException extends SiebogException {
     public AgentNameInUseException(AID aid) {
         super("an agent named " + aid + " is already running");
     }
+
+    @Override
+    public int status() {
+        return 409;
+    }
 }

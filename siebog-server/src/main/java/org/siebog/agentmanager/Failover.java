@@ -17,6 +17,7 @@ import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
+import org.siebog.device.WebClientManager;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.replication.InboxJanitor;
 import org.siebog.replication.InboxSnapshot;
@@ -50,6 +51,9 @@ public class Failover {
 
     @Resource
     ManagedExecutorService workers;
+
+    @Inject
+    WebClientManager webClients;
 
     /**
      * Called with each new member list, in view order. Any agent the directory places on a node
@@ -99,6 +103,8 @@ public class Failover {
                 LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
                 directory.unregister(entry.aid());
             }
+        } else if (entry.kind() == AgentKind.CLIENT) {
+            webClients.takeOver(entry);
         } else {
             // Stateless: nothing to restore. A pinned one is pinned here now; a balanced one is listed here.
             directory.update(entry.movedTo(cluster.name()));

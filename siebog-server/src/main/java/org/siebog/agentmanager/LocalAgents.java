@@ -16,6 +16,7 @@ import org.siebog.agent.AgentInfo;
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentExecutor;
+import org.siebog.device.WebClientManagerBean;
 import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Mailbox;
@@ -26,6 +27,7 @@ import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
 import org.siebog.replication.InboxSnapshot;
 import org.siebog.replication.ReplicationLog;
+import org.siebog.state.StateRefusedException;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -54,13 +56,17 @@ public class LocalAgents {
     @Inject
     AgentExecutor executor;
 
+    @Inject
+    WebClientManagerBean webClients;
+
     private static final Logger LOG = Logger.getLogger(LocalAgents.class.getName());
 
-    public AgentInfo start(String agentClass, String name, Map<String, String> args, boolean pinned) {
+    /** @param device for a client agent, the device to run it on (its proxy lives here); else null */
+    public AgentInfo start(String agentClass, String name, Map<String, String> args, boolean pinned, String device) {
         AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
         AID aid = aidOf(name);
         DirectoryEntry entry = new DirectoryEntry(aid, type.name(), type.kind(), cluster.name(),
-                pinned && type.kind() == AgentKind.STATELESS, args);
+                pinned && type.kind() == AgentKind.STATELESS, args, type.kind() == AgentKind.CLIENT ? device : null);
         if (!directory.register(entry)) {
             throw new AgentNameInUseException(aid);
         }
@@ -99,7 +105,19 @@ public class LocalAgents {
             if (unregister) {
                 directory.unregister(aid);
             }
+            webClients.forget(aid, unregister);
         });
+    }
+
+    /**
+     * Carries on as the proxy of a client agent whose proxy's node died; if its device still runs
+     * it, messages flow again at once, otherwise it is started on another device.
+     */
+    public void adopt(DirectoryEntry entry, boolean deviceRunsIt) {
+        Mailbox mailbox = host.host(entry.aid(), webClients.proxy(entry), false);
+        directory.update(entry);
+        webClients.adopted(entry.aid(), deviceRunsIt);
+        mailbox.activate();
     }
 
     /**
@@ -117,7 +135,7 @@ public class LocalAgents {
         }
         Agent agent;
         try {
-            agent = (Agent) new InitialContext().lookup(type.jndiName());
+            agent = (Agent) new InitialContext().lookup(type.binding());
         } catch (NamingException e) {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
@@ -140,7 +158,7 @@ public class LocalAgents {
     private Mailbox instantiate(DirectoryEntry entry, AgentClass type) {
         Agent agent;
         try {
-            agent = (Agent) new InitialContext().lookup(type.jndiName());
+            agent = type.kind() == AgentKind.CLIENT ? webClients.proxy(entry) : (Agent) new InitialContext().lookup(type.binding());
         } catch (NamingException | RuntimeException e) {
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
@@ -151,8 +169,13 @@ public class LocalAgents {
         }
         try {
             agent.start(mailbox.context(), entry.args());
+        } catch (StateRefusedException e) { // its saved state cannot be read: a 503, not the agent's fault
+            host.discard(entry.aid());
+            webClients.forget(entry.aid(), false);
+            throw e;
         } catch (RuntimeException e) {
             host.discard(entry.aid());
+            webClients.forget(entry.aid(), true);
             throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);
         }
         if (journal != null) {

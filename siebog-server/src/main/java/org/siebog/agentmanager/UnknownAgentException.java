@@ -9,4 +9,9 @@ public class UnknownAgentException extends SiebogException {
     public UnknownAgentException(AID aid) {
         super("no agent " + aid + " on this platform");
     }
+
+    @Override
+    public int status() {
+        return 404;
+    }
 }

@@ -15,4 +15,9 @@ public class RemoteNodeException extends SiebogException {
     public RemoteNodeException(String what) {
         super(what);
     }
+
+    @Override
+    public int status() {
+        return 503;
+    }
 }

@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -30,6 +32,7 @@ import org.siebog.platform.SiebogException;
 @ApplicationScoped
 public class RemoteNodes {
 
+    private static final Logger LOG = Logger.getLogger(RemoteNodes.class.getName());
     private static final long CALL_TIMEOUT_S = 35;
     private static final long REDIRECT_PATIENCE_MS = 30_000;
 
@@ -93,9 +96,31 @@ public class RemoteNodes {
         link(node).send(o);
     }
 
-    /** Starts an agent on {@code node} and returns once it has started there (or rethrows the refusal). */
-    public void start(String node, String agentClass, String name, Map<String, String> args, boolean pinned) {
-        call(node, new Wire.Writer().op(Wire.Op.START).string(agentClass).string(name).map(args).bool(pinned));
+    /**
+     * Starts an agent on {@code node} and returns once it has started there (or rethrows the
+     * refusal); {@code device} is where a client agent runs (its proxy goes on {@code node}).
+     */
+    public void start(String node, String agentClass, String name, Map<String, String> args, boolean pinned, String device) {
+        call(node, new Wire.Writer().op(Wire.Op.START).string(agentClass).string(name).map(args).bool(pinned).string(device));
+    }
+
+    /** Sends a frame to a device connected to {@code node}; in order with this node's other pushes there. */
+    public void pushToDevice(String node, String device, String frame) {
+        tell(node, new Wire.Writer().op(Wire.Op.PUSH).string(device).string(frame));
+    }
+
+    /** Passes a device's report ({@code op}: started, ack, ...) to the node holding the agent's proxy. */
+    public void deviceEvent(String node, AID aid, String device, String op, long seq, String detail) {
+        tell(node, new Wire.Writer().op(Wire.Op.DEVICE_EVENT).string(aid.toString()).string(device).string(op).int64(seq).string(detail));
+    }
+
+    /** A request whose answer nobody waits for: a failure is only logged (the device sweep repairs what it affects). */
+    private void tell(String node, Wire.Writer request) {
+        cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
+            if (failure != null) {
+                LOG.log(Level.FINE, "a device request to " + node + " failed", failure);
+            }
+        });
     }
 
     /** Stops an agent (or a balanced agent's instance) on {@code node}. */

@@ -28,7 +28,11 @@ public final class Wire {
         /** Start an agent on the receiving node. */
         START,
         /** Stop an agent on the receiving node. */
-        STOP
+        STOP,
+        /** A frame for a device whose socket is on the receiving node. */
+        PUSH,
+        /** A device's report about a client agent whose proxy is on the receiving node. */
+        DEVICE_EVENT
     }
 
     private Wire() {

@@ -21,6 +21,7 @@ import org.siebog.agentmanager.LocalAgents;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
+import org.siebog.device.WebClientManagerBean;
 import org.siebog.message.ACLMessageJson;
 import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
@@ -42,6 +43,9 @@ public class NodeRequests implements RequestHandler {
     @Inject
     LocalAgents local;
 
+    @Inject
+    WebClientManagerBean webClients;
+
     @Resource
     ManagedExecutorService workers;
 
@@ -60,7 +64,22 @@ public class NodeRequests implements RequestHandler {
                 String name = request.string();
                 Map<String, String> args = request.map();
                 boolean pinned = request.bool();
-                workers.execute(() -> response.send(answer(() -> local.start(agentClass, name, args, pinned)), false));
+                String device = request.string();
+                workers.execute(() -> response.send(answer(() -> local.start(agentClass, name, args, pinned, device)), false));
+            }
+            case PUSH -> {
+                String device = request.string();
+                webClients.pushFromNode(device, request.string());
+                response.send(answer(() -> { }), false);
+            }
+            case DEVICE_EVENT -> {
+                AID aid = AID.parse(request.string());
+                String device = request.string();
+                String op = request.string();
+                long seq = request.int64();
+                String detail = request.string();
+                webClients.toProxy(aid, device, op, seq, detail);
+                response.send(answer(() -> { }), false);
             }
             case STOP -> {
                 AID aid = AID.parse(request.string());

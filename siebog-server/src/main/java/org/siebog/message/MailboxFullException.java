@@ -9,4 +9,9 @@ public class MailboxFullException extends SiebogException {
     public MailboxFullException(AID receiver, int capacity) {
         super("the mailbox of " + receiver + " is full (" + capacity + " messages waiting); nothing was delivered, try again later");
     }
+
+    @Override
+    public int status() {
+        return 503;
+    }
 }

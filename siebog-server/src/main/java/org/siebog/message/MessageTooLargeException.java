@@ -8,4 +8,9 @@ public class MessageTooLargeException extends SiebogException {
     public MessageTooLargeException(String what, long size, long limit) {
         super(what + " is over the limit: " + size + " > " + limit + "; nothing was delivered");
     }
+
+    @Override
+    public int status() {
+        return 413;
+    }
 }

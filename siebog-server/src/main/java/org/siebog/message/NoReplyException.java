@@ -12,4 +12,9 @@ public class NoReplyException extends SiebogException {
     public NoReplyException(List<AID> askedAgents, Duration timeout) {
         super("no reply from " + askedAgents + " within " + timeout.toMillis() + " ms (the message was delivered)");
     }
+
+    @Override
+    public int status() {
+        return 504;
+    }
 }

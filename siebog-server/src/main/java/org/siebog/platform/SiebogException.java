@@ -16,4 +16,9 @@ public abstract class SiebogException extends RuntimeException {
     protected SiebogException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /** The HTTP status this refusal maps to (REST answers, device error frames): 400 unless said otherwise. */
+    public int status() {
+        return 400;
+    }
 }

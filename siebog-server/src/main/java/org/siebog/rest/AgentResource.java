@@ -53,19 +53,21 @@ public class AgentResource {
     }
 
     /**
-     * {@code {"agentClass", "name", "args": {}, "node"}} → 201 {@code {"aid", "location"}}. {@code node}
-     * is optional: without it the placement selector chooses.
+     * {@code {"agentClass", "name", "args": {}, "node", "device"}} → 201 {@code {"aid", "location"}}.
+     * {@code node} (server agents) and {@code device} (client agents) are optional: without them the
+     * placement selector, or the compute-unit balancer, chooses.
      */
     @POST
     @Path("agents")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response start(JsonObject body) {
         RequestBodies.requireObject(body);
-        RequestBodies.allowOnly(body, "agentClass", "name", "args", "node");
+        RequestBodies.allowOnly(body, "agentClass", "name", "args", "node", "device");
         String agentClass = RequestBodies.requiredString(body, "agentClass");
         String name = RequestBodies.requiredString(body, "name");
         String node = body.containsKey("node") && !body.isNull("node") ? RequestBodies.requiredString(body, "node") : null;
-        AgentInfo info = agents.start(agentClass, name, args(body.get("args")), node);
+        String device = body.containsKey("device") && !body.isNull("device") ? RequestBodies.requiredString(body, "device") : null;
+        AgentInfo info = agents.start(agentClass, name, args(body.get("args")), node, device);
         return Response.created(URI.create("agents/" + info.aid()))
                 .entity(Map.of("aid", info.aid().toString(), "location", info.location()))
                 .build();

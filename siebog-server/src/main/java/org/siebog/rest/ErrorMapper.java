@@ -12,12 +12,7 @@ import jakarta.ws.rs.core.Response.Status;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
-import org.siebog.agentmanager.AgentNameInUseException;
-import org.siebog.agentmanager.UnknownAgentException;
-import org.siebog.cluster.RemoteNodeException;
 import org.siebog.message.MailboxFullException;
-import org.siebog.message.NoReplyException;
-import org.siebog.message.MessageTooLargeException;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -34,7 +29,7 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable thrown) {
         SiebogException refusal = find(thrown, SiebogException.class);
         if (refusal != null) {
-            Response.ResponseBuilder response = error(statusOf(refusal), refusal.getMessage());
+            Response.ResponseBuilder response = error(refusal.status(), refusal.getMessage());
             if (refusal instanceof MailboxFullException) {
                 response.header("Retry-After", "1");
             }
@@ -53,29 +48,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         return error(Status.INTERNAL_SERVER_ERROR.getStatusCode(), "internal error: " + thrown).build();
     }
 
-    private static int statusOf(SiebogException e) {
-        if (e instanceof UnknownAgentException) {
-            return Status.NOT_FOUND.getStatusCode();
-        }
-        if (e instanceof AgentNameInUseException) {
-            return Status.CONFLICT.getStatusCode();
-        }
-        if (e instanceof MessageTooLargeException) {
-            return Status.REQUEST_ENTITY_TOO_LARGE.getStatusCode();
-        }
-        if (e instanceof NoReplyException) {
-            return Status.GATEWAY_TIMEOUT.getStatusCode();
-        }
-        if (e instanceof MailboxFullException || e instanceof RemoteNodeException) {
-            return Status.SERVICE_UNAVAILABLE.getStatusCode();
-        }
-        return Status.BAD_REQUEST.getStatusCode(); // malformed message, unknown class, invalid request
-    }
-
     private static String describe(Response.StatusType status, WebApplicationException e) {
         String reason = status.getReasonPhrase();
         return switch (status.getStatusCode()) {
-            case 404 -> "no such resource; the API is under /siebog/api (agents, agent-classes, messages, nodes)";
+            case 404 -> "no such resource; the API is under /siebog/api (agents, agent-classes, messages, nodes, devices)";
             case 405 -> "method not allowed on this resource";
             case 415 -> "send the body as application/json";
             default -> reason + (e.getMessage() != null ? ": " + e.getMessage() : "");

@@ -33,4 +33,12 @@ class DirectoryEntryTest {
         DirectoryEntry entry = new DirectoryEntry(AID_, "Ping", AgentKind.STATEFUL, "node1", false, Map.of("a", "b"));
         assertEquals(new DirectoryEntry(AID_, "Ping", AgentKind.STATEFUL, "node3", false, Map.of("a", "b")), entry.movedTo("node3"));
     }
+
+    @Test
+    void aClientAgentIsLocatedOnItsDevice() {
+        DirectoryEntry entry = new DirectoryEntry(AID_, "Echo", AgentKind.CLIENT, "node1", false, Map.of(), "d-00000001");
+        assertEquals(entry, DirectoryEntry.fromJson(AID_, entry.toJson()));
+        assertEquals("d-00000001", entry.info().location());
+        assertEquals("node1", entry.onDevice(null).info().location(), "while it waits for a device, its proxy's node");
+    }
 }

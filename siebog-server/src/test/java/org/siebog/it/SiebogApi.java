@@ -170,6 +170,13 @@ public final class SiebogApi {
         return agents;
     }
 
+    /** Stops every agent of {@code agentClass} (client agents outlive their devices: tests stop their own). */
+    public void stopAll(String agentClass) {
+        agents().values().stream()
+                .filter(a -> a.getString("agentClass").equals(agentClass))
+                .forEach(a -> delete("agents/" + a.getString("aid")));
+    }
+
     /** {@code GET /agent-classes} as name → kind. */
     public Map<String, String> agentClasses() {
         Reply reply = get("agent-classes");

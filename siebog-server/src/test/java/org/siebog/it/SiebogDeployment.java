@@ -71,6 +71,8 @@ public final class SiebogDeployment {
             throw new IllegalStateException(packaged + " does not hold Siebog's classes");
         }
         // createFromZipFile names the archive after the file; the EAR's application.xml needs this name.
-        return ShrinkWrap.create(WebArchive.class, WAR_NAME).merge(war).addPackage(Recorder.class.getPackage());
+        return ShrinkWrap.create(WebArchive.class, WAR_NAME).merge(war).addPackage(Recorder.class.getPackage())
+                // A client agent class for devices played by the tests (DevicesIT); they never load it.
+                .addAsWebResource(new StringAsset("export default class TestClient {}\n"), "agents/TestClient.js");
     }
 }

@@ -4,9 +4,13 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The command line of {@code perf/sender-receiver}, parsed and checked.
@@ -57,6 +61,29 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
 
             Exit status: 0 all runs measured, 1 some run failed (see stderr), 2 bad flags.
             """;
+
+    /**
+     * The options of a benchmark's {@code main}: the CSV defaults to
+     * {@code perf/results/<program>-<timestamp>.csv}. A usage error is printed and exits with 2;
+     * {@code --help} prints {@link #USAGE} and gives nothing to run.
+     */
+    public static Optional<BenchmarkOptions> fromCommandLine(String program, String[] args) {
+        String timestamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        BenchmarkOptions options;
+        try {
+            options = parse(Arrays.asList(args), Path.of("perf", "results", program + "-" + timestamp + ".csv"));
+        } catch (UsageException e) {
+            System.err.println(program + ": " + e.getMessage());
+            System.err.println("Run with --help for the flags.");
+            System.exit(2);
+            return Optional.empty();
+        }
+        if (options.help()) {
+            System.out.print(USAGE);
+            return Optional.empty();
+        }
+        return Optional.of(options);
+    }
 
     /**
      * @param defaultCsv where the CSV goes without {@code --csv}

@@ -5,10 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -37,21 +34,8 @@ public final class SenderReceiverBenchmark {
     }
 
     public static void main(String[] args) {
-        String timestamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        BenchmarkOptions options;
-        try {
-            options = BenchmarkOptions.parse(Arrays.asList(args), Path.of("perf", "results", "sender-receiver-" + timestamp + ".csv"));
-        } catch (UsageException e) {
-            System.err.println("sender-receiver: " + e.getMessage());
-            System.err.println("Run perf/sender-receiver --help for the flags.");
-            System.exit(2);
-            return;
-        }
-        if (options.help()) {
-            System.out.print(BenchmarkOptions.USAGE);
-            return;
-        }
-        System.exit(new SenderReceiverBenchmark(options).run());
+        BenchmarkOptions.fromCommandLine("sender-receiver", args)
+                .ifPresent(options -> System.exit(new SenderReceiverBenchmark(options).run()));
     }
 
     private int run() {

@@ -5,9 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Arrays;
 import java.util.Locale;
 
 import org.siebog.examples.senderreceiver.Primes;
@@ -18,7 +15,6 @@ import org.siebog.perf.senderreceiver.Measurement;
 import org.siebog.perf.senderreceiver.ResultsCsv;
 import org.siebog.perf.senderreceiver.RunFailedException;
 import org.siebog.perf.senderreceiver.RunParameters;
-import org.siebog.perf.senderreceiver.UsageException;
 
 /**
  * JADE alone, without a Siebog node, for working on the JADE side:
@@ -35,17 +31,8 @@ public final class JadeOnlyBenchmark {
     }
 
     public static void main(String[] args) throws IOException {
-        String timestamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        BenchmarkOptions options;
-        try {
-            options = BenchmarkOptions.parse(Arrays.asList(args), Path.of("perf", "results", "jade-only-" + timestamp + ".csv"));
-        } catch (UsageException e) {
-            System.err.println("jade-only: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        if (options.help()) {
-            System.out.print(BenchmarkOptions.USAGE);
+        BenchmarkOptions options = BenchmarkOptions.fromCommandLine("jade-only", args).orElse(null);
+        if (options == null) {
             return;
         }
         long primeStart = System.nanoTime();

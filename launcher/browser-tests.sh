@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The browser part of `./siebog test`, run after `mvnw verify` has built and tested the server:
+#   1. Debian's Chromium (apt-get install chromium when running as root and it is missing;
+#      Playwright never downloads a browser),
+#   2. the library's npm devDependencies, exactly as package-lock.json pins them (npm ci),
+#   3. the library's unit tests (node --test test/),
+#   4. a fresh Cassandra node of its own (launcher/cassandra.sh: CQL 9442, storage 7400, JMX 7499,
+#      its files in target/browser-cassandra), booting while 2 and 3 run,
+#   5. one Siebog node from the EAR just built (HTTP 8980, its files in target/browser-nodes), with
+#      that Cassandra as its state store,
+#   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/),
+# and stops the node (by PID, through ./siebog stop) and the Cassandra (by PID, through
+# launcher/cassandra.sh stop) whatever happens. Screenshots of the host page land in
+# target/browser-tests/.
+#
+# Usage: launcher/browser-tests.sh        (from anywhere; needs the EAR and WildFly under target/)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CLIENT="$ROOT/siebog-client-js"
+PORT_OFFSET=900                  # HTTP 8980; the other suites use 200, 500-700, 1500+, 2000-2200
+URL="http://127.0.0.1:$((8080 + PORT_OFFSET))/siebog"
+NODES_DIR="$ROOT/target/browser-nodes"
+OUT="$ROOT/target/browser-tests"
+# The Cassandra of these tests: its own ports (the development node uses 9042/7000/7199, the
+# integration tests 9342/7300/7399) and files, fresh each run.
+export SIEBOG_CASSANDRA_DIR="$ROOT/target/browser-cassandra"
+export SIEBOG_CASSANDRA_PORT=9442 SIEBOG_CASSANDRA_STORAGE_PORT=7400 SIEBOG_CASSANDRA_JMX_PORT=7499
+CASSANDRA_LOG="$ROOT/target/browser-cassandra.log"
+CASSANDRA_BOOT=""   # PID of the background `cassandra.sh start`, until it has returned
+CASSANDRA_STARTED=0
+
+say() { printf '\033[1m[browser-tests]\033[0m %s\n' "$*" >&2; }
+fail() { printf '\033[31m[browser-tests] %s\033[0m\n' "$*" >&2; exit 1; }
+
+ensure_chromium() {
+    local found
+    found=$(command -v chromium || true)
+    if [[ -z $found ]]; then
+        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+            say "no chromium on the PATH: installing Debian's (apt-get install chromium)"
+            if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 \
+                    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2; }; then
+                fail "apt-get could not install chromium"
+            fi
+            found=$(command -v chromium || true)
+        fi
+        [[ -n $found ]] || fail "the browser tests need Chromium and there is no 'chromium' on the PATH.
+  Install it as root: apt-get update && apt-get install -y chromium
+  (or run ./siebog test as root, which does that). Playwright's own browser downloads are not used."
+    fi
+    CHROMIUM=$found
+    say "using $("$CHROMIUM" --version 2>/dev/null | head -n 1) ($CHROMIUM)"
+}
+
+ensure_node() {
+    command -v node >/dev/null || fail "Node 20 or newer is needed for the browser library's tests (node not found)"
+    command -v npm >/dev/null || fail "npm is needed for the browser tests' dependencies (npm not found)"
+    local major
+    major=$(node -p 'process.versions.node.split(".")[0]')
+    ((major >= 20)) || fail "Node 20 or newer is needed (found $(node --version))"
+}
+
+# Stops the node this script started (./siebog stop only touches the PIDs under NODES_DIR), then
+# its Cassandra (cassandra.sh stop only touches the PID in SIEBOG_CASSANDRA_DIR/pid).
+stop_all() {
+    if [[ -d $NODES_DIR ]]; then
+        say "stopping the test node"
+        SIEBOG_NODES_DIR="$NODES_DIR" "$ROOT/siebog" stop || true
+    fi
+    if ((CASSANDRA_STARTED)); then
+        # A start still waiting for CQL: stop waiting (the node itself is stopped by its PID file).
+        [[ -z $CASSANDRA_BOOT ]] || kill "$CASSANDRA_BOOT" 2>/dev/null || true
+        say "stopping the test Cassandra"
+        "$ROOT/launcher/cassandra.sh" stop >>"$CASSANDRA_LOG" 2>&1 || true
+    fi
+}
+
+cassandra_pid() {
+    [[ -f $SIEBOG_CASSANDRA_DIR/pid ]] && kill -0 "$(cat "$SIEBOG_CASSANDRA_DIR/pid")" 2>/dev/null \
+        && cat "$SIEBOG_CASSANDRA_DIR/pid"
+}
+
+main() {
+    local started=$SECONDS
+    ensure_node
+    ensure_chromium
+    [[ -f $ROOT/siebog-ear/target/siebog.ear ]] || fail "no siebog-ear/target/siebog.ear: run the build (./mvnw verify) first"
+    if [[ -f $NODES_DIR/node1/pid ]] && kill -0 "$(cat "$NODES_DIR/node1/pid")" 2>/dev/null; then
+        fail "a browser-test node is still running (PID $(cat "$NODES_DIR/node1/pid")): SIEBOG_NODES_DIR=$NODES_DIR ./siebog stop"
+    fi
+    local pid
+    if pid=$(cassandra_pid); then
+        fail "the browser tests' Cassandra is still running (PID $pid): SIEBOG_CASSANDRA_DIR=$SIEBOG_CASSANDRA_DIR launcher/cassandra.sh stop"
+    fi
+    mkdir -p "$ROOT/target"
+    trap stop_all EXIT
+
+    # Cassandra boots (10-25 s) while npm and the unit tests run.
+    say "starting a fresh Cassandra for the browser tests on 127.0.0.1:$SIEBOG_CASSANDRA_PORT (log: ${CASSANDRA_LOG#"$ROOT"/})"
+    "$ROOT/launcher/cassandra.sh" start --fresh >"$CASSANDRA_LOG" 2>&1 &
+    CASSANDRA_BOOT=$!
+    CASSANDRA_STARTED=1
+
+    say "installing the library's devDependencies (npm ci)"
+    (cd "$CLIENT" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2) \
+        || fail "npm ci failed in siebog-client-js"
+
+    say "the library's unit tests (node --test test/)"
+    (cd "$CLIENT" && node --test --test-reporter=spec test/) || fail "the library's unit tests failed"
+
+    local booted=0
+    wait "$CASSANDRA_BOOT" && booted=1
+    CASSANDRA_BOOT=""
+    if ((!booted)); then
+        tail -n 30 "$CASSANDRA_LOG" >&2
+        fail "the browser tests' Cassandra did not start (see $CASSANDRA_LOG)"
+    fi
+    say "Cassandra is up (PID $(cassandra_pid))"
+    say "starting one node for the browser tests at $URL"
+    # Contact points given, so `run` starts no Cassandra of its own and uses this one.
+    SIEBOG_NODES_DIR="$NODES_DIR" \
+        SIEBOG_CASSANDRA_CONTACT_POINTS="127.0.0.1:$SIEBOG_CASSANDRA_PORT" SIEBOG_CASSANDRA_LOCAL_DC=datacenter1 \
+        SIEBOG_NODE_OPTS="-Dsiebog.device.placement-seed=42 -Dsiebog.device.heartbeat-ms=1000" \
+        "$ROOT/siebog" run --no-build --detach --port-offset "$PORT_OFFSET" 2>"$NODES_DIR.log" \
+        || { tail -n 40 "$NODES_DIR.log" >&2; fail "the test node did not start (see $NODES_DIR.log)"; }
+
+    say "end-to-end tests in Chromium (siebog-client-js/e2e/; screenshots in ${OUT#"$ROOT"/})"
+    rm -rf "$OUT"
+    local rc=0
+    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" \
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 node --test --test-concurrency=1 --test-reporter=spec e2e/) || rc=$?
+    ((rc == 0)) || fail "the end-to-end tests failed (node log: $NODES_DIR/node1/console.log)"
+    say "browser tests passed in $((SECONDS - started)) s"
+}
+
+main "$@"

@@ -1,0 +1,182 @@
+// Types of the siebog-client library (hand-written; the sources are plain ES modules with JSDoc).
+
+/** The 22 FIPA performatives. */
+export type Performative =
+  | 'ACCEPT_PROPOSAL' | 'AGREE' | 'CANCEL' | 'CALL_FOR_PROPOSAL' | 'CONFIRM' | 'DISCONFIRM'
+  | 'FAILURE' | 'INFORM' | 'INFORM_IF' | 'INFORM_REF' | 'NOT_UNDERSTOOD' | 'PROPAGATE'
+  | 'PROPOSE' | 'PROXY' | 'QUERY_IF' | 'QUERY_REF' | 'REFUSE' | 'REJECT_PROPOSAL' | 'REQUEST'
+  | 'REQUEST_WHEN' | 'REQUEST_WHENEVER' | 'SUBSCRIBE';
+
+/** An AID in string form, `name@platform`. */
+export type AID = string;
+
+/** An ACL message as agents receive it: every field present, absent ones null. */
+export interface AclMessage {
+  performative: Performative;
+  sender: AID | null;
+  receivers: AID[];
+  replyTo: AID | null;
+  content: string | null;
+  language: string | null;
+  encoding: string | null;
+  ontology: string | null;
+  protocol: string | null;
+  conversationId: string | null;
+  replyWith: string | null;
+  inReplyTo: string | null;
+  /** ISO-8601 instant, e.g. 2026-01-31T12:00:00Z */
+  replyBy: string | null;
+  userProperties: Record<string, string> | null;
+}
+
+/** A message to send: a performative, receivers, and whichever other fields it needs. */
+export type AclMessageInit = Partial<AclMessage> & { performative: Performative; receivers: AID[] };
+
+export const PERFORMATIVES: readonly Performative[];
+
+/** A message that breaks the contract; `field` names the culprit (null: not a JSON object). */
+export class AclError extends Error {
+  readonly field: string | null;
+}
+
+/** Checks a message and returns it in canonical form (contract field order, absent fields omitted). */
+export function validateMessage(msg: unknown): Partial<AclMessage> & { performative: Performative; receivers: AID[] };
+/** Parses message JSON text; throws AclError naming the field. */
+export function parseMessage(text: string): Partial<AclMessage> & { performative: Performative; receivers: AID[] };
+/** The canonical JSON text of a message, byte for byte what the server writes. */
+export function toCanonicalJson(msg: unknown): string;
+/** Checks an AID and returns `name@platform` (a bare name gets the platform `siebog`). */
+export function parseAid(text: string, field?: string): AID;
+
+/** Any value JSON can hold: what an agent's state may be. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Base class of client agents: an agent module default-exports a subclass. */
+export class Agent {
+  /** This agent's AID; set before onStart (not yet in the constructor). */
+  readonly aid: AID;
+  /**
+   * The version of this agent's saved state as this device knows it: the one it started with
+   * (0 when nothing was ever saved), then that of each save (and after a 503, the server's).
+   */
+  readonly stateVersion: number;
+  /**
+   * Called once before any message. `state` is the agent's last saved state (null when none):
+   * when a device leaves, its agents start again on other devices from there.
+   */
+  onStart(args: Record<string, string>, state: any): void | Promise<void>;
+  onMessage(msg: AclMessage): void | Promise<void>;
+  onStop(): void | Promise<void>;
+  /** Sends as this agent; resolves once admitted. Throws AclError at once for a malformed message. */
+  send(msg: Omit<AclMessageInit, 'sender'>): Promise<void>;
+  /** Answers msg (to its replyTo, else its sender) in its conversation. */
+  reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
+  /**
+   * Saves this agent's state: any JSON-serialisable value, copied (as JSON) when called, so later
+   * changes to the object are not saved. Resolves with the new version once Cassandra
+   * acknowledged the write; from then on the agent starts from this state, or a newer one,
+   * wherever it starts again. At most one save per agent is on its way: saves made meanwhile
+   * wait, only the newest of them is written, and they all settle with that write. When
+   * Cassandra is slow, saves wait in the device (in order) rather than fail.
+   *
+   * Rejects with a SiebogError:
+   * - 400: not JSON-serialisable (a cycle, a BigInt, undefined); nothing is sent.
+   * - 413: its JSON is over the server's `maxStateBytes` (64 KiB); refused before sending,
+   *   nothing changes.
+   * - 503: Cassandra is down or did not answer in time, or the device lost its connection. The
+   *   save may or may not have been written; the next save goes on from the version the server
+   *   reported (`error.version`), so simply save again later.
+   * - 409: another copy of this agent saved its state since this one started (typically this
+   *   device was cut off, the server started the agent again elsewhere, and that copy saved).
+   *   This copy is stale: it keeps its version, so every later save of it is refused with 409
+   *   too, and its work will not be kept. Stop working; the other copy carries on from the state
+   *   it has (`error.version` is the version it wrote). Only a restart of the agent clears it.
+   * - 429: too many state requests of this device waiting for Cassandra (the library never sends
+   *   more than the server allows, so only a misbehaving server causes it).
+   *
+   * A rejection nobody awaits is still reported to the page (`error` event with the agent's aid).
+   */
+  saveState(state: JsonValue | object): Promise<{ version: number }>;
+}
+
+/** A request refused by the server (or by the library before sending); status is an HTTP status. */
+export class SiebogError extends Error {
+  readonly status: number;
+  /** State errors (409, 503): the agent's state version as the server reported it. */
+  readonly version?: number;
+}
+
+export interface JoinOptions {
+  /** ws(s):// URL of /siebog/ws/device, or the server's http(s) base; default: where the library was loaded from. */
+  url?: string;
+  /** Shown in GET /api/devices (at most 100 characters). */
+  label?: string;
+  /** Skip the benchmark and report these compute units. */
+  computeUnits?: number;
+  /** Reconnect as a new device after an unexpected close (default true). */
+  reconnect?: boolean;
+  /** For non-browser devices: a WebSocket constructor. */
+  WebSocket?: { new (url: string): WebSocket };
+  /** For non-browser devices: hosts one agent and returns a handle to it. */
+  createAgentHost?: (aid: AID, onMessage: (data: object) => void) => { post(command: object): void; terminate(): void };
+}
+
+export type DeviceState = 'measuring' | 'connecting' | 'joined' | 'reconnecting' | 'left';
+
+export interface HostedAgent {
+  aid: AID;
+  agentClass: string;
+  state: 'starting' | 'running' | 'stopping';
+  /** Messages this agent has handled on this device. */
+  handled: number;
+}
+
+export interface DeviceEventMap {
+  state: CustomEvent<{ state: DeviceState }>;
+  joined: CustomEvent<{ device: string; platform: string | null; computeUnits: number; heartbeatMs: number }>;
+  agents: CustomEvent<{ agents: HostedAgent[] }>;
+  stats: CustomEvent<{ messagesPerSecond: number; handled: number; sent: number; agents: HostedAgent[] }>;
+  agenterror: CustomEvent<{ aid: AID; phase: 'start' | 'message' | 'stop'; error: string }>;
+  error: CustomEvent<{ status: number; error: string; aid?: AID }>;
+  /** Cassandra acknowledged a save of a hosted agent's state (one event per write, coalesced saves share it). */
+  statesaved: CustomEvent<{ aid: AID; version: number }>;
+  closed: CustomEvent<{ code: number; reason: string; reconnecting: boolean }>;
+}
+
+export class Device extends EventTarget {
+  /** Measures compute units (unless given), connects and resolves once welcomed. */
+  static join(options?: JoinOptions): Promise<Device>;
+  constructor(options?: JoinOptions);
+  /** This device's id (e.g. d-3f9a1c2e) while joined; a new one after each reconnect. */
+  readonly id: string | null;
+  readonly platform: string | null;
+  readonly computeUnits: number | null;
+  readonly state: DeviceState;
+  readonly agents: HostedAgent[];
+  /** (Re)connects and joins; Device.join does this for you. */
+  connect(): Promise<Device>;
+  /** Sends from the page (sender null); resolves once every receiver's node admitted it. */
+  send(msg: AclMessageInit): Promise<void>;
+  /** Starts any agent, server or client, like POST /api/agents. */
+  spawn(agentClass: string, name: string, args?: Record<string, string>): Promise<{ aid: AID; location: string }>;
+  /** Stops an agent this device hosts; resolves once the server has stopped it (403 for any other agent). */
+  stopAgent(aid: AID): Promise<void>;
+  /** Leaves: the server restarts this device's agents elsewhere; resolves once the socket closed. */
+  leave(): Promise<void>;
+  addEventListener<K extends keyof DeviceEventMap>(type: K, listener: (event: DeviceEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof DeviceEventMap>(type: K, listener: (event: DeviceEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+}
+
+/** The compute-unit benchmark: one CU is 1,000 rounds per second of a fixed seeded workload. */
+export class ComputeUnitBenchmark {
+  /** Runs the benchmark in a Worker (about 350 ms of work). */
+  static run(options?: { timeoutMs?: number }): Promise<{ computeUnits: number; rounds: number; elapsedMs: number }>;
+}
+
+/** CUs from a measurement: rounds per second / 1000, within (0, 1,000,000]. */
+export function computeUnitsOf(rounds: number, elapsedMs: number): number;
+
+/** Reconnect delay for attempt n (0-based): 1 s doubling to 30 s, with jitter. */
+export function backoffDelay(attempt: number, random?: number): number;

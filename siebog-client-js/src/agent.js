@@ -1,0 +1,137 @@
+// The base class of client agents. An agent module lives at /siebog/agents/<ClassName>.js,
+// imports this file and default-exports a subclass; the device runs it in its own Worker
+// (worker.js), one call at a time.
+import { validateMessage } from './acl.js';
+import { SiebogError } from './session.js';
+
+// Symbol.for, not Symbol(): an agent module may reach this file by another URL than worker.js
+// does (a different module instance), and the brand and runtime must still match.
+const RUNTIME = Symbol.for('siebog.agent.runtime');
+const BRAND = Symbol.for('siebog.agent');
+
+/**
+ * @typedef {import('../index').AclMessage} AclMessage
+ * @typedef {{aid: string, send(message: object): Promise<void>,
+ *   saveState(json: string): Promise<{version: number}>, stateVersion(): number}} AgentRuntime
+ */
+
+export class Agent {
+  /** True on every Agent subclass, whatever copy of this module it extends. */
+  static get [BRAND]() {
+    return true;
+  }
+
+  /**
+   * This agent's AID (`name@platform`); set before `onStart` runs, so not yet in the constructor.
+   * @returns {string}
+   */
+  get aid() {
+    return this[RUNTIME]?.aid ?? null;
+  }
+
+  /**
+   * The version of this agent's saved state as this device knows it: the one it started with
+   * (0 when nothing was ever saved), then that of each save. Set before `onStart` runs.
+   * @returns {number}
+   */
+  get stateVersion() {
+    return this[RUNTIME]?.stateVersion() ?? 0;
+  }
+
+  /**
+   * Called once before any message, with the start arguments (an object of strings) and the
+   * agent's last saved state (null when none was saved): after a device left, the agent starts
+   * again elsewhere from there. Throwing here ends the agent (reported as `agentError` phase `start`).
+   * @param {Record<string, string>} args
+   * @param {any} state
+   */
+  onStart(args, state) {} // eslint-disable-line no-unused-vars
+
+  /**
+   * Called for each message, one at a time, in order. Every field is present; absent ones are null.
+   * Throwing here is reported (phase `message`) and the agent goes on with the next message.
+   * @param {AclMessage} msg
+   */
+  onMessage(msg) {} // eslint-disable-line no-unused-vars
+
+  /** Called once when the agent is stopped, before its Worker ends. */
+  onStop() {}
+
+  /**
+   * Sends a message as this agent (`sender` is filled with this agent's AID). The message is
+   * checked at once: a malformed one throws an AclError naming the field. The promise resolves
+   * once every receiver's node admitted it, or rejects (unknown receiver, full mailbox, …); a
+   * rejection nobody awaits is still reported to the page, never lost.
+   * @param {Partial<AclMessage> & {performative: string}} msg
+   * @returns {Promise<void>}
+   */
+  send(msg) {
+    const runtime = this[RUNTIME];
+    if (!runtime) throw new Error('this agent is not running yet: send from onStart, onMessage or onStop');
+    const message = validateMessage({ ...msg, sender: runtime.aid });
+    return runtime.send(message);
+  }
+
+  /**
+   * Saves this agent's state (any JSON value; copied now, so later changes to it are not saved).
+   * Resolves with the new `{version}` once Cassandra acknowledged the write: from then on, the
+   * agent starts from this state (or a newer one) wherever it starts again. Saves made while one
+   * is on its way are coalesced: only the newest is written and all of them settle with it.
+   * Rejects with a SiebogError whose `status` says why: 400 not JSON, 413 over the size limit
+   * (checked before sending), 503 Cassandra down or slow (the save may or may not have happened:
+   * save again), 409 another copy of this agent saved since this one started (this copy is stale,
+   * e.g. its device was cut off and the agent started again elsewhere; every later save of it
+   * fails too: stop working). A failure nobody awaits is still reported to the page.
+   * @param {any} state
+   * @returns {Promise<{version: number}>}
+   */
+  saveState(state) {
+    const runtime = this[RUNTIME];
+    if (!runtime) throw new Error('this agent is not running yet: save from onStart, onMessage or onStop');
+    let json;
+    try {
+      json = JSON.stringify(state);
+    } catch (e) {
+      return Promise.reject(new SiebogError(400, `the state is not JSON-serialisable: ${e.message}`));
+    }
+    if (json === undefined) return Promise.reject(new SiebogError(400, `the state must be a JSON value, got ${typeof state}`));
+    return runtime.saveState(json);
+  }
+
+  /**
+   * Answers `msg`: to its `replyTo` (or its sender), same `conversationId`, `inReplyTo` = its
+   * `replyWith`. Content must be a string (JSON.stringify structured answers).
+   * @param {AclMessage} msg
+   * @param {string} performative
+   * @param {string|null} [content]
+   * @returns {Promise<void>}
+   */
+  reply(msg, performative, content = null) {
+    const to = msg.replyTo ?? msg.sender;
+    if (!to) throw new Error('cannot reply: the message has neither replyTo nor sender (it came from a page)');
+    return this.send({
+      performative,
+      receivers: [to],
+      content,
+      conversationId: msg.conversationId ?? null,
+      inReplyTo: msg.replyWith ?? null,
+    });
+  }
+}
+
+/**
+ * Binds a constructed agent to its runtime (worker.js calls this before onStart).
+ * @param {object} agent
+ * @param {AgentRuntime} runtime
+ */
+export function attachRuntime(agent, runtime) {
+  Object.defineProperty(agent, RUNTIME, { value: Object.freeze({ ...runtime }), enumerable: false });
+}
+
+/**
+ * Whether a default export is an agent class (a subclass of any copy of Agent).
+ * @param {unknown} cls
+ */
+export function isAgentClass(cls) {
+  return typeof cls === 'function' && cls[BRAND] === true;
+}

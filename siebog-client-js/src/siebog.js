@@ -1,0 +1,8 @@
+// The library's entry point: `import { Device } from '/siebog/js/siebog.js'`.
+export { Device, backoffDelay } from './device.js';
+export { Agent } from './agent.js';
+export { ComputeUnitBenchmark, computeUnitsOf } from './compute-units.js';
+export { SiebogError } from './session.js';
+export {
+  PERFORMATIVES, AclError, validateMessage, parseMessage, toCanonicalJson, parseAid,
+} from './acl.js';

@@ -1,0 +1,144 @@
+// Bootstrap of the module Worker that hosts one agent. The device talks to it with postMessage:
+//
+//   device → worker: {type:'start', module, aid, args, state, version} · {type:'deliver', message, seq}
+//                    {type:'stop'} · {type:'sendResult', id, error}
+//                    {type:'saveResult', id, version, error: null | {status, message, version}}
+//   worker → device: {type:'started'} · {type:'handled', seq} · {type:'send', id, message}
+//                    {type:'saveState', id, json} · {type:'agentError', phase, error} · {type:'stopped'}
+//
+// `state`/`version` in start are the agent's last saved state (null/0 when none). saveState
+// carries the state as JSON text (checked and copied when the agent called saveState); its
+// saveResult gives the agent's state version as the device now knows it, and the error if the
+// save failed (status 409, 413, 429, 503…; `version` is what the server reported).
+//
+// Calls into the agent run one at a time, in arrival order, each awaited, so an async onMessage
+// finishes before the next starts. Whatever the agent throws is reported, never fatal.
+import { attachRuntime, isAgentClass } from './agent.js';
+import { withAllFields } from './acl.js';
+import { SiebogError } from './session.js';
+
+/** @type {import('./agent.js').Agent | null} */
+let agent = null;
+let failed = false; // onStart threw: the agent is over, later calls are dropped
+let stopped = false;
+let queue = Promise.resolve();
+let nextSendId = 1;
+/** @type {Map<number, {resolve: () => void, reject: (e: Error) => void}>} */
+const pendingSends = new Map();
+let stateVersion = 0;
+let nextSaveId = 1;
+/** @type {Map<number, {resolve: (v: {version: number}) => void, reject: (e: Error) => void}>} */
+const pendingSaves = new Map();
+
+const post = (data) => self.postMessage(data);
+
+/** Runs `task` after every earlier one; the chain never rejects. */
+function enqueue(task) {
+  queue = queue.then(task, task);
+}
+
+self.onmessage = (event) => {
+  const cmd = event.data;
+  switch (cmd.type) {
+    case 'start': enqueue(() => start(cmd)); break;
+    case 'deliver': enqueue(() => deliver(cmd)); break;
+    case 'stop': enqueue(stop); break;
+    case 'sendResult': settleSend(cmd); break;
+    case 'saveResult': settleSave(cmd); break;
+    default: post({ type: 'agentError', phase: 'message', error: `worker got an unknown command '${cmd.type}'` });
+  }
+};
+
+// Errors outside a call (a timer callback, an un-awaited promise) belong to no phase; they are
+// reported as 'message' errors, which is what they are closest to: the agent goes on.
+self.addEventListener('error', (e) => {
+  e.preventDefault();
+  post({ type: 'agentError', phase: 'message', error: describe(e.error ?? e.message) });
+});
+self.addEventListener('unhandledrejection', (e) => {
+  e.preventDefault();
+  post({ type: 'agentError', phase: 'message', error: describe(e.reason) });
+});
+
+async function start({ module, aid, args, state, version }) {
+  try {
+    const exports = await import(module);
+    const AgentClass = exports.default;
+    if (!isAgentClass(AgentClass)) {
+      throw new TypeError(`${module} must default-export a class that extends Agent (from /siebog/js/agent.js)`);
+    }
+    agent = new AgentClass();
+    stateVersion = Number.isInteger(version) ? version : 0;
+    attachRuntime(agent, { aid, send: sendFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
+    await agent.onStart(args ?? {}, state ?? null);
+    post({ type: 'started' });
+  } catch (e) {
+    failed = true;
+    post({ type: 'agentError', phase: 'start', error: describe(e) });
+  }
+}
+
+async function deliver({ message, seq }) {
+  if (failed || stopped || !agent) return;
+  try {
+    await agent.onMessage(withAllFields(message));
+  } catch (e) {
+    post({ type: 'agentError', phase: 'message', error: describe(e) });
+  }
+  // Handled either way: a message whose handler threw is reported, not redelivered.
+  post({ type: 'handled', seq });
+}
+
+async function stop() {
+  if (stopped) return;
+  stopped = true;
+  if (agent && !failed) {
+    try {
+      await agent.onStop();
+    } catch (e) {
+      post({ type: 'agentError', phase: 'stop', error: describe(e) });
+    }
+  }
+  post({ type: 'stopped' });
+}
+
+function sendFromAgent(message) {
+  const id = nextSendId++;
+  const promise = new Promise((resolve, reject) => pendingSends.set(id, { resolve, reject }));
+  // The device reports failed sends to the page too, so an agent that never awaits loses nothing;
+  // this keeps such a promise from also counting as an unhandled rejection.
+  promise.catch(() => {});
+  post({ type: 'send', id, message });
+  return promise;
+}
+
+function settleSend({ id, error }) {
+  const pending = pendingSends.get(id);
+  if (!pending) return;
+  pendingSends.delete(id);
+  if (error) pending.reject(new Error(error)); else pending.resolve();
+}
+
+function saveFromAgent(json) {
+  const id = nextSaveId++;
+  const promise = new Promise((resolve, reject) => pendingSaves.set(id, { resolve, reject }));
+  // As with sends, the device reports failed saves to the page, so one nobody awaits is not lost.
+  promise.catch(() => {});
+  post({ type: 'saveState', id, json });
+  return promise;
+}
+
+function settleSave({ id, version, error }) {
+  if (Number.isInteger(version)) stateVersion = version;
+  const pending = pendingSaves.get(id);
+  if (!pending) return;
+  pendingSaves.delete(id);
+  if (error) pending.reject(new SiebogError(error.status, error.message, error.version));
+  else pending.resolve({ version });
+}
+
+/** A one-line description of whatever was thrown. */
+function describe(thrown) {
+  const text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}

@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Device } from '../src/device.js';
+
+/** A WebSocket stand-in: records frames, lets the test play the server. */
+class FakeSocket {
+  static last = null;
+  constructor(url) {
+    this.url = url;
+    this.sent = [];
+    this.closedWith = null;
+    FakeSocket.last = this;
+    queueMicrotask(() => this.onopen?.());
+  }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close(code, reason) { this.closedWith = { code, reason }; }
+  serverSends(frame) { this.onmessage({ data: JSON.stringify(frame) }); }
+  serverCloses(code, reason = '') { this.onclose({ code, reason }); }
+}
+
+const noWorkers = () => ({ post() {}, terminate() {} });
+
+function recordEvents(device) {
+  const events = [];
+  for (const type of ['state', 'joined', 'closed', 'error']) {
+    device.addEventListener(type, (e) => events.push([type, e.detail]));
+  }
+  return events;
+}
+
+async function joinedDevice() {
+  const device = new Device({ url: 'ws://h:1/siebog/ws/device', computeUnits: 5, label: 't', WebSocket: FakeSocket, createAgentHost: noWorkers });
+  const events = recordEvents(device);
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  const socket = FakeSocket.last;
+  assert.deepEqual(socket.sent, [{ op: 'join', computeUnits: 5, label: 't' }]);
+  socket.serverSends({ op: 'welcome', device: 'd-1', platform: 'siebog', heartbeatMs: 60_000, maxFrameBytes: 262144 });
+  await joining;
+  return { device, socket, events };
+}
+
+test('a device joins, leaves on request, and does not reconnect after leaving', async () => {
+  const { device, socket, events } = await joinedDevice();
+  assert.equal(device.id, 'd-1');
+  assert.equal(device.state, 'joined');
+  assert.deepEqual(events.find(([t]) => t === 'joined')[1], { device: 'd-1', platform: 'siebog', computeUnits: 5, heartbeatMs: 60_000 });
+  const leaving = device.leave();
+  assert.deepEqual(socket.sent.at(-1), { op: 'leave' });
+  socket.serverCloses(1000, 'left');
+  await leaving;
+  assert.equal(device.state, 'left');
+  assert.deepEqual(events.find(([t]) => t === 'closed')[1], { code: 1000, reason: 'left', reconnecting: false });
+});
+
+test('an unexpected close reconnects as a new device', async () => {
+  const { device, socket, events } = await joinedDevice();
+  socket.serverCloses(1001, 'node shutting down');
+  assert.equal(device.state, 'reconnecting');
+  assert.equal(device.id, null);
+  assert.deepEqual(events.find(([t]) => t === 'closed')[1], { code: 1001, reason: 'node shutting down', reconnecting: true });
+  await device.leave(); // cancels the pending attempt
+  assert.equal(device.state, 'left');
+});
+
+test('a first join that fails rejects and does not retry', async () => {
+  const device = new Device({ url: 'ws://h:1/siebog/ws/device', computeUnits: 5, WebSocket: FakeSocket, createAgentHost: noWorkers });
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  FakeSocket.last.serverCloses(1006);
+  await assert.rejects(joining, { status: 503 });
+  assert.equal(device.state, 'left');
+});
+
+test('a refused join rejects and closes the socket', async () => {
+  const device = new Device({ url: 'ws://h:1/siebog/ws/device', computeUnits: 5, WebSocket: FakeSocket, createAgentHost: noWorkers });
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  FakeSocket.last.serverSends({ op: 'error', status: 400, error: 'bad label' });
+  await assert.rejects(joining, /bad label/);
+  assert.equal(FakeSocket.last.closedWith.code, 1000);
+});
+
+test('computeUnits out of range are refused before connecting', () => {
+  assert.throws(() => new Device({ url: 'ws://h/siebog/ws/device', computeUnits: 0 }), RangeError);
+  assert.throws(() => new Device({ url: 'ws://h/siebog/ws/device', computeUnits: 2e6 }), RangeError);
+});
+
+test('an acknowledged save is a statesaved event on the device', async () => {
+  const hosts = new Map();
+  const device = new Device({
+    url: 'ws://h:1/siebog/ws/device', computeUnits: 5, WebSocket: FakeSocket,
+    createAgentHost: (aid, onMessage) => { hosts.set(aid, { onMessage, commands: [] }); return { post: (c) => hosts.get(aid).commands.push(c), terminate() {} }; },
+  });
+  const saved = [];
+  device.addEventListener('statesaved', (e) => saved.push(e.detail));
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  const socket = FakeSocket.last;
+  socket.serverSends({ op: 'welcome', device: 'd-2', platform: 'siebog', heartbeatMs: 60_000, maxFrameBytes: 262144, maxStateBytes: 65536, maxPendingState: 256 });
+  await joining;
+  socket.serverSends({ op: 'start', aid: 'p@siebog', agentClass: 'Primes', module: '/siebog/agents/Primes.js', args: {}, state: { next: 3 }, version: 2 });
+  const host = hosts.get('p@siebog');
+  assert.deepEqual(host.commands[0].state, { next: 3 });
+  host.onMessage({ type: 'started' });
+  host.onMessage({ type: 'saveState', id: 1, json: '{"next":4}' });
+  const frame = socket.sent.at(-1);
+  assert.deepEqual(frame, { op: 'saveState', aid: 'p@siebog', version: 2, state: { next: 4 }, ref: frame.ref });
+  socket.serverSends({ op: 'stateSaved', ref: frame.ref, aid: 'p@siebog', version: 3 });
+  assert.deepEqual(saved, [{ aid: 'p@siebog', version: 3 }]);
+  assert.deepEqual(host.commands.at(-1), { type: 'saveResult', id: 1, version: 3, error: null });
+  const leaving = device.leave();
+  socket.serverCloses(1000, 'left');
+  await leaving;
+});

@@ -1,0 +1,226 @@
+package org.siebog.device;
+
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import jakarta.json.JsonObject;
+
+import org.siebog.agent.AID;
+import org.siebog.agent.Agent;
+import org.siebog.agent.AgentContext;
+import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.cluster.RemoteNodeException;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.ACLMessageJson;
+import org.siebog.platform.SiebogException;
+import org.siebog.state.SavedState;
+
+/**
+ * The server side of a client agent. It sits in an ordinary mailbox, so messages to a client agent
+ * are routed, ordered and bounded like any agent's; handling one means pushing it to the device.
+ * Every delivery is kept until the device acknowledges it, so when the device goes away the agent
+ * is started on another device and gets, in order, what the old one had not acknowledged.
+ */
+final class ClientAgentProxy implements Agent {
+
+    static final long START_TIMEOUT_MS = 10_000;
+    /** Enough for a node that booted a moment ago to finish connecting to Cassandra. */
+    static final long STATE_READ_TIMEOUT_MS = 30_000;
+
+    private record Delivery(long seq, JsonObject message) {
+    }
+
+    private final AID aid;
+    private final String agentClass;
+    private final String module;
+    private final Map<String, String> args;
+    private final DevicePush push;
+    private final Function<AID, CompletionStage<SavedState>> savedState;
+
+    private String device;
+    private boolean running;
+    private boolean stopped;
+    /** Its saved state is being read, to start it: the sweep leaves it alone meanwhile. */
+    private boolean readingState;
+    /** From creation, not 0: a proxy whose first start has not launched yet is not overdue. */
+    private long launchedAt = System.currentTimeMillis();
+    private CompletableFuture<Void> starting = new CompletableFuture<>();
+    private long seq;
+    private final ArrayDeque<Delivery> unacked = new ArrayDeque<>();
+
+    /** @param savedState what the agent starts from: its saved state, read when it (re)starts */
+    ClientAgentProxy(AID aid, String agentClass, String module, Map<String, String> args, String device, DevicePush push,
+            Function<AID, CompletionStage<SavedState>> savedState) {
+        this.aid = aid;
+        this.agentClass = agentClass;
+        this.module = module;
+        this.args = Map.copyOf(args);
+        this.device = device;
+        this.push = push;
+        this.savedState = savedState;
+    }
+
+    AID aid() {
+        return aid;
+    }
+
+    /**
+     * First start, on the device it was placed on: waits until the device has run {@code onStart}.
+     * An agent of a name used before starts from what is saved under it (nothing, once the earlier
+     * agent was stopped: stopping clears it).
+     */
+    @Override
+    public void start(AgentContext context, Map<String, String> ignored) {
+        String onDevice = device();
+        SavedState saved = await(readSavedState(), STATE_READ_TIMEOUT_MS, "reading the saved state of " + aid);
+        await(launch(onDevice, saved), START_TIMEOUT_MS, "device " + onDevice + " starting " + aid);
+    }
+
+    private <T> T await(CompletionStage<T> stage, long timeoutMs, String what) {
+        try {
+            return stage.toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            stopOnDevice();
+            throw new RemoteNodeException(what + " took over " + timeoutMs + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopOnDevice();
+            throw new RemoteNodeException("interrupted while " + what);
+        } catch (ExecutionException e) { // a refusal: nothing runs on the device
+            Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
+                    ? e.getCause().getCause() : e.getCause();
+            throw cause instanceof SiebogException refusal ? refusal : new RemoteNodeException(cause.toString());
+        }
+    }
+
+    /**
+     * Starts the agent on {@code onDevice} from its start arguments and saved state; completes when
+     * it has started there.
+     */
+    synchronized CompletableFuture<Void> launch(String onDevice, SavedState saved) {
+        if (stopped) {
+            return CompletableFuture.failedFuture(new RemoteNodeException(aid + " was stopped before it started"));
+        }
+        device = onDevice;
+        running = false;
+        readingState = false;
+        launchedAt = System.currentTimeMillis();
+        starting = new CompletableFuture<>();
+        push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args, saved));
+        return starting;
+    }
+
+    /** Reads the saved state to start the agent from; the sweep skips the proxy until {@link #launch} or {@link #detach}. */
+    synchronized CompletionStage<SavedState> readSavedState() {
+        readingState = true;
+        return savedState.apply(aid);
+    }
+
+    synchronized boolean readingState() {
+        return readingState;
+    }
+
+    @Override
+    public synchronized void handle(AgentContext context, ACLMessage message) {
+        Delivery delivery = new Delivery(++seq, ACLMessageJson.toJson(message));
+        unacked.add(delivery);
+        if (running) {
+            push.toDevice(device, DeviceFrames.deliver(aid, delivery.seq(), delivery.message()));
+        }
+    }
+
+    synchronized void started(String fromDevice) {
+        if (!fromDevice.equals(device) || running) {
+            return;
+        }
+        running = true;
+        for (Delivery d : unacked) {
+            push.toDevice(device, DeviceFrames.deliver(aid, d.seq(), d.message()));
+        }
+        starting.complete(null);
+    }
+
+    synchronized void failedToStart(String fromDevice, String error) {
+        if (fromDevice.equals(device) && !running) {
+            starting.completeExceptionally(new InvalidAgentRequestException("agent " + aid + " failed to start on device "
+                    + fromDevice + ": " + error));
+        }
+    }
+
+    synchronized void acknowledged(String fromDevice, long upTo) {
+        if (!fromDevice.equals(device)) {
+            return;
+        }
+        while (!unacked.isEmpty() && unacked.peek().seq() <= upTo) {
+            unacked.poll();
+        }
+    }
+
+    /**
+     * Runs {@code action} (e.g. recording a new device in the directory) unless the agent was stopped:
+     * under this proxy's lock, so a stop either comes before (and nothing runs) or after (and undoes
+     * it). Without this, a sweep re-placing the agent while it stops would bring its directory entry
+     * back after the stop removed it, and start a copy on a device that nobody stops.
+     */
+    synchronized boolean unlessStopped(Runnable action) {
+        if (stopped) {
+            return false;
+        }
+        action.run();
+        return true;
+    }
+
+    /** Stopped for good (DELETE, or its start failed): never to be placed again. */
+    synchronized boolean stopped() {
+        return stopped;
+    }
+
+    /** Its device: null while it waits for one. */
+    synchronized String device() {
+        return device;
+    }
+
+    /** Started on a device that has not confirmed within the timeout: worth trying another. */
+    synchronized boolean startOverdue(long now) {
+        return device != null && !running && now - launchedAt > START_TIMEOUT_MS;
+    }
+
+    /** Its device is gone: deliveries wait (unacknowledged ones included) until it runs somewhere again. */
+    synchronized void detach() {
+        device = null;
+        running = false;
+        readingState = false;
+    }
+
+    @Override
+    public void stop(AgentContext context) {
+        stopOnDevice();
+    }
+
+    private synchronized void stopOnDevice() {
+        stopped = true;
+        if (device != null) {
+            push.toDevice(device, DeviceFrames.stop(aid));
+        }
+        device = null;
+        running = false;
+    }
+
+    /** A client agent's state lives with it on its device, and what it saves in Cassandra (StateManager). */
+    @Override
+    public byte[] saveState() {
+        throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");
+    }
+
+    @Override
+    public void restoreState(AgentContext context, byte[] state) {
+        throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");
+    }
+}

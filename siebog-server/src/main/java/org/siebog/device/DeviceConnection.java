@@ -1,0 +1,193 @@
+package org.siebog.device;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Session;
+
+/**
+ * One device's WebSocket on this node. Frames to the device go out one at a time, in the order
+ * they were pushed, from whichever thread pushed them: an async send may not start before the
+ * previous one has finished, so they queue here instead of each thread blocking on the socket.
+ *
+ * <p>A node holds one of these per device (19,000 on one node in perf/devices), so an idle device
+ * costs only its fields: the queue and the buffer for a frame in parts exist only while in use.
+ */
+final class DeviceConnection {
+
+    private static final Logger LOG = Logger.getLogger(DeviceConnection.class.getName());
+
+    private final Session session;
+    private final long openedAt = System.currentTimeMillis();
+    private volatile long lastSeen = openedAt;
+    private volatile String deviceId;
+    /** State requests of this device waiting for the store. */
+    private final AtomicInteger pendingState = new AtomicInteger();
+
+    // Outgoing, guarded by this: whether a send is in flight, and the frames waiting behind it.
+    private boolean sending;
+    private ArrayDeque<String> outbox;
+
+    // Incoming, guarded by this: a frame arriving in parts.
+    private StringBuilder partial;
+    private int partialBytes;
+    private boolean tooLarge;
+
+    DeviceConnection(Session session) {
+        this.session = session;
+    }
+
+    String deviceId() {
+        return deviceId;
+    }
+
+    void joinedAs(String id) {
+        deviceId = id;
+    }
+
+    boolean joined() {
+        return deviceId != null;
+    }
+
+    long openedAt() {
+        return openedAt;
+    }
+
+    long lastSeen() {
+        return lastSeen;
+    }
+
+    void touch() {
+        lastSeen = System.currentTimeMillis();
+    }
+
+    /**
+     * Adds a part of an incoming frame; returns the whole frame with its last part, else null (also
+     * once the frame has gone over {@code maxBytes} of UTF-8, see {@link #frameTooLarge()}).
+     */
+    synchronized String assemble(String part, boolean last, int maxBytes) {
+        if (tooLarge) {
+            return null;
+        }
+        partialBytes += utf8Length(part);
+        if (partialBytes > maxBytes) {
+            tooLarge = true;
+            partial = null;
+            return null;
+        }
+        if (last && partial == null) {
+            partialBytes = 0;
+            return part;
+        }
+        if (partial == null) {
+            partial = new StringBuilder(part.length() * 2);
+        }
+        partial.append(part);
+        if (!last) {
+            return null;
+        }
+        String frame = partial.toString();
+        partial = null;
+        partialBytes = 0;
+        return frame;
+    }
+
+    synchronized boolean frameTooLarge() {
+        return tooLarge;
+    }
+
+    static int utf8Length(String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3; // a surrogate pair is 4
+        }
+        return bytes;
+    }
+
+    void send(String frame) {
+        synchronized (this) {
+            if (sending) {
+                if (outbox == null) {
+                    outbox = new ArrayDeque<>(4);
+                }
+                outbox.add(frame);
+                return;
+            }
+            sending = true;
+        }
+        transmit(frame);
+    }
+
+    /** The next queued frame, or null after marking that no send is in flight. */
+    private synchronized String next() {
+        String next = outbox == null ? null : outbox.poll();
+        if (next == null) {
+            sending = false;
+            outbox = null;
+        }
+        return next;
+    }
+
+    /**
+     * Sends {@code frame} and then whatever queued behind it. Of this loop and the send's completion
+     * callback, whichever comes second goes on with the next frame: a send that completes inside
+     * {@code sendText} leaves it to this loop, so a long queue does not become a deep stack.
+     */
+    private void transmit(String frame) {
+        while (frame != null) {
+            AtomicInteger arrivals = new AtomicInteger();
+            try {
+                session.getAsyncRemote().sendText(frame, result -> {
+                    if (!result.isOK()) {
+                        LOG.log(Level.FINE, "a frame to device " + deviceId + " was not sent", result.getException());
+                    }
+                    if (arrivals.getAndIncrement() == 1) {
+                        transmit(next());
+                    }
+                });
+            } catch (RuntimeException closed) {
+                synchronized (this) {
+                    sending = false;
+                    outbox = null;
+                }
+                return;
+            }
+            if (arrivals.getAndIncrement() == 0) {
+                return; // the callback goes on once the send completes
+            }
+            frame = next();
+        }
+    }
+
+    /** Closes with a code from docs/device-protocol.md; the reason must fit a close frame (123 bytes). */
+    void close(int code, String reason) {
+        String fitted = reason.length() > 120 ? reason.substring(0, 120) : reason;
+        try {
+            session.close(new CloseReason(CloseReason.CloseCodes.getCloseCode(code), fitted));
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "closing device " + deviceId, e);
+        }
+    }
+
+    /** Counts a state request in, unless {@code max} are pending already. */
+    boolean beginStateRequest(int max) {
+        if (pendingState.incrementAndGet() > max) {
+            pendingState.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    void endStateRequest() {
+        pendingState.decrementAndGet();
+    }
+
+    boolean isOpen() {
+        return session.isOpen();
+    }
+}

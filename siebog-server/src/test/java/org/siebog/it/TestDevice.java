@@ -1,0 +1,194 @@
+package org.siebog.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+/**
+ * A device played by a test over the real WebSocket (docs/device-protocol.md): it sends frames
+ * and reads what the server sends, in order. Heartbeats go out on their own once joined.
+ */
+public final class TestDevice implements AutoCloseable {
+
+    /** The heartbeat interval the test server runs with ({@code -Dsiebog.device.heartbeat-ms} in arquillian.xml). */
+    static final long HEARTBEAT_MS = 1_000;
+
+    private final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
+    private final WebSocket socket;
+    private String id;
+
+    private TestDevice(URI uri) {
+        socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() {
+            private final StringBuilder partial = new StringBuilder();
+
+            @Override
+            public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+                partial.append(data);
+                if (last) {
+                    frames.add(Json.createReader(new StringReader(partial.toString())).readObject());
+                    partial.setLength(0);
+                }
+                ws.request(1);
+                return null;
+            }
+
+            @Override
+            public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+                closed.complete(statusCode);
+                return null;
+            }
+
+            @Override
+            public void onError(WebSocket ws, Throwable error) {
+                closed.completeExceptionally(error);
+            }
+        }).join();
+    }
+
+    /** Opens a socket without joining. */
+    static TestDevice open(SiebogApi siebog) {
+        return open(siebog.uri(""));
+    }
+
+    /** Opens a socket to the node whose REST API is at {@code api} ({@code http://host:port/siebog/api/}). */
+    public static TestDevice open(URI api) {
+        return new TestDevice(URI.create(api.toString().replaceFirst("^http", "ws").replaceFirst("/api/?$", "/ws/device")));
+    }
+
+    static TestDevice join(SiebogApi siebog, double computeUnits) {
+        return join(siebog.uri(""), computeUnits);
+    }
+
+    /** Opens, joins with {@code computeUnits}, and keeps heartbeating. */
+    public static TestDevice join(URI api, double computeUnits) {
+        TestDevice device = open(api);
+        device.send(Json.createObjectBuilder().add("op", "join").add("computeUnits", computeUnits).add("label", "test").build());
+        JsonObject welcome = device.next("welcome");
+        device.id = welcome.getString("device");
+        device.heartbeats.scheduleAtFixedRate(() -> device.send("{\"op\":\"heartbeat\"}"), HEARTBEAT_MS / 2, HEARTBEAT_MS / 2,
+                TimeUnit.MILLISECONDS);
+        return device;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public synchronized void send(String frame) {
+        socket.sendText(frame, true).join();
+    }
+
+    public void send(JsonObject frame) {
+        send(frame.toString());
+    }
+
+    public synchronized void sendBinary(byte[] bytes) {
+        socket.sendBinary(ByteBuffer.wrap(bytes), true).join();
+    }
+
+    /** The next frame other than a heartbeat; fails after 30 s. */
+    public JsonObject next() {
+        return next(null);
+    }
+
+    /** The next frame with {@code op} (any op if null), skipping heartbeats; fails after 30 s. */
+    public JsonObject next(String op) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try {
+            while (true) {
+                JsonObject frame = frames.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (frame == null) {
+                    fail("no '" + op + "' frame within 30 s");
+                }
+                if (frame.getString("op").equals("heartbeat") && !"heartbeat".equals(op)) {
+                    continue;
+                }
+                if (op != null) {
+                    assertEquals(op, frame.getString("op"), () -> "expected '" + op + "', got " + frame);
+                }
+                return frame;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The ops of the frames received and not taken yet, heartbeats left out ("" when none). */
+    public String pendingOps() {
+        return frames.stream().map(f -> f.getString("op")).filter(op -> !op.equals("heartbeat")).collect(Collectors.joining(","));
+    }
+
+    /** Answers a {@code start} for a client agent as a device that ran its onStart. */
+    public JsonObject startAgent() {
+        JsonObject start = next("start");
+        send(Json.createObjectBuilder().add("op", "started").add("aid", start.getString("aid")).build());
+        return start;
+    }
+
+    /**
+     * Starts a client agent of {@code agentClass} on this device through REST ({@code POST /api/agents}
+     * with this device), answering its {@code start} frame; returns that frame.
+     */
+    public JsonObject startClientAgent(SiebogApi siebog, String agentClass, String name) {
+        CompletableFuture<SiebogApi.Reply> started = CompletableFuture.supplyAsync(() -> siebog.post("agents",
+                Json.createObjectBuilder().add("agentClass", agentClass).add("name", name).add("device", id).build().toString()));
+        JsonObject start = startAgent();
+        assertEquals(SiebogApi.aid(name), start.getString("aid"));
+        assertEquals("/siebog/agents/" + agentClass + ".js", start.getString("module"));
+        SiebogApi.Reply reply = started.join();
+        assertEquals(201, reply.status(), reply::toString);
+        assertEquals(id, reply.object().getString("location"));
+        return start;
+    }
+
+    /** The close code the server closed with; fails after 30 s. */
+    public int closeCode() {
+        try {
+            return closed.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("the server did not close the socket: " + e, e);
+        }
+    }
+
+    public boolean isOpen() {
+        return !closed.isDone();
+    }
+
+    public void stopHeartbeats() {
+        heartbeats.shutdownNow();
+    }
+
+    @Override
+    public void close() {
+        heartbeats.shutdownNow();
+        if (!socket.isOutputClosed()) {
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye");
+        }
+    }
+
+    /** Closes the TCP connection without a close frame, like a browser tab that crashed. */
+    public void vanish() {
+        heartbeats.shutdownNow();
+        socket.abort();
+    }
+}
