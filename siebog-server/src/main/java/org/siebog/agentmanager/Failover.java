@@ -20,7 +20,7 @@ import org.siebog.directory.AgentDirectory;
 import org.siebog.device.WebClientManager;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.replication.InboxJanitor;
-import org.siebog.replication.InboxSnapshot;
+import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 
 /**
@@ -76,8 +76,9 @@ public class Failover {
                 mine.add(entry);
             }
         }
-        // One pass over the inbox log for all of them, and only when there is a stateful agent to resume.
-        InboxSnapshot logged = mine.stream().anyMatch(e -> e.kind() == AgentKind.STATEFUL) ? log.snapshot() : null;
+        // No read of the log up front: each takeover reads its own agent's segments, sharing what
+        // the others have fetched already, so the first agents are back before the log is read.
+        LogReader logged = log.reader();
         List<CompletableFuture<Void>> takeovers = new ArrayList<>();
         for (DirectoryEntry entry : mine) {
             // In parallel: each takeover mostly waits on cache reads and writes.
@@ -95,7 +96,7 @@ public class Failover {
                 departed, cluster.name(), n, (System.nanoTime() - began) / 1e6));
     }
 
-    private void takeOver(DirectoryEntry entry, InboxSnapshot logged) {
+    private void takeOver(DirectoryEntry entry, LogReader logged) {
         if (ReplyInboxes.INBOX_CLASS.equals(entry.agentClass())) {
             directory.unregister(entry.aid()); // its caller was on the dead node too
         } else if (entry.kind() == AgentKind.STATEFUL) {

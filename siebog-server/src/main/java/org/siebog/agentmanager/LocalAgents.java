@@ -25,7 +25,7 @@ import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
-import org.siebog.replication.InboxSnapshot;
+import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 import org.siebog.state.StateRefusedException;
 
@@ -125,9 +125,10 @@ public class LocalAgents {
      * then the messages logged for it that it had not handled, then whatever arrives; the
      * directory points here once it is ready to take messages.
      *
+     * @param logged reads the agent's unsaved messages (only its own segments) from the inbox log
      * @return false when there is nothing to resume from (the agent had not finished starting)
      */
-    public boolean resume(DirectoryEntry entry, InboxSnapshot logged) {
+    public boolean resume(DirectoryEntry entry, LogReader logged) {
         AgentRecord record = log.load(entry.aid()).orElse(null);
         AgentClass type = classes.find(entry.agentClass()).orElse(null);
         if (record == null || type == null) {
@@ -139,8 +140,9 @@ public class LocalAgents {
         } catch (NamingException e) {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
+        AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, log, record, logged.pending(entry.aid(), record));
+        journal.moved(); // before the mailbox exists: from then on this node may log messages to the agent
         Mailbox mailbox = host.host(entry.aid(), agent, false);
-        AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, log, record, logged);
         journal.attach(mailbox, executor.timer());
         agent.restoreState(mailbox.context(), record.state());
         for (Envelope envelope : journal.replayed()) {

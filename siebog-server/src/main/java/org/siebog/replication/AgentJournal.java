@@ -50,6 +50,14 @@ public final class AgentJournal implements Journal, Origin {
     private final ArrayDeque<LoggedMessage> uncovered = new ArrayDeque<>();
     /** A resumed agent's logged messages that it had not handled. */
     private List<Envelope> replayed = List.of();
+    /** The record a resumed agent carries on from, until {@link #moved()} has pointed it here. */
+    private AgentRecord resumedFrom;
+    /**
+     * Where the replayed messages are logged (the earlier hosts' ranges, ending at the last one):
+     * named in every record until one covers them, as this node does not log them again.
+     */
+    private List<LogRange> inherited = List.of();
+    private long replayedUpTo;
     private List<CompletableFuture<Void>> unadmittedOutputs = new ArrayList<>();
     /** The previous save, done once written: saves of one agent reach the cache in order, one at a time. */
     private volatile CompletableFuture<?> lastSave = CompletableFuture.completedFuture(null);
@@ -91,7 +99,7 @@ public final class AgentJournal implements Journal, Origin {
     /** For an agent about to start: messages admitted meanwhile are logged and wait for it. */
     public static AgentJournal starting(AID aid, Agent agent, ReplicationLog log) {
         return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), Map.of(),
-                ThreadLocalRandom.current().nextLong()), 0);
+                ThreadLocalRandom.current().nextLong(), List.of()), 0);
     }
 
     /** Saves the state {@code onStart} left, before the agent takes its first message; returns once replicated. */
@@ -100,24 +108,44 @@ public final class AgentJournal implements Journal, Origin {
         synchronized (this) {
             Map<String, DedupWindow> windows = new HashMap<>();
             admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent), incarnation);
+            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent), incarnation, rangesAfter(0));
         }
         log.saveNow(aid, first);
     }
 
     /**
      * For an agent taken over from a dead node: its saved record, and the logged messages it had
-     * not handled, whose identities count as admitted.
+     * not handled ({@link LogReader#pending}), whose identities count as admitted. Call
+     * {@link #moved()} before the agent can take a message here.
      */
-    public static AgentJournal resumed(AID aid, Agent agent, ReplicationLog log, AgentRecord record, InboxSnapshot logged) {
-        List<Envelope> pending = logged.pending(aid, record.incarnation(), record.handledSeq());
+    public static AgentJournal resumed(AID aid, Agent agent, ReplicationLog log, AgentRecord record, List<Envelope> pending) {
         long last = pending.isEmpty() ? record.handledSeq() : pending.get(pending.size() - 1).seq();
         AgentJournal journal = new AgentJournal(aid, agent, log, record, last);
         for (Envelope e : pending) {
             journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
         }
         journal.replayed = pending;
+        journal.resumedFrom = record;
+        journal.replayedUpTo = last;
+        journal.inherited = record.ranges().stream().map(r -> r.endingAt(last)).toList();
         return journal;
+    }
+
+    /**
+     * Stores the record the agent resumes from again, now naming this node's log as well, and
+     * returns once that is replicated. Until then nothing may be admitted here: were this node to
+     * die next, the record would not lead the next takeover to what it had logged.
+     */
+    public void moved() {
+        AgentRecord here;
+        synchronized (this) {
+            here = resumedFrom.withRanges(rangesAfter(resumedFrom.handledSeq()));
+        }
+        CompletableFuture<Boolean> stored = log.save(aid, here, List.of());
+        lastSave = stored;
+        if (!stored.join()) {
+            throw new IllegalStateException("could not replicate the record of " + aid + " before taking it over");
+        }
     }
 
     /** For a resumed agent: the logged messages it had not handled, to put back in its mailbox in order. */
@@ -192,11 +220,11 @@ public final class AgentJournal implements Journal, Origin {
             }
             Map<String, DedupWindow> windows = new HashMap<>();
             admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            record = new AgentRecord(state, seq, windows, Map.copyOf(sent), incarnation);
             List<CompletableFuture<InboxSegment>> covered = new ArrayList<>();
             while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
                 covered.add(uncovered.poll().written());
             }
+            record = new AgentRecord(state, seq, windows, Map.copyOf(sent), incarnation, rangesAfter(seq));
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
             savedUpTo = seq;
@@ -204,6 +232,26 @@ public final class AgentJournal implements Journal, Origin {
             lastSave = CompletableFuture.allOf(outputs.handle((ok, refused) -> null), lastSave)
                     .thenCompose(ignored -> log.save(aid, record, covered));
         }
+    }
+
+    /**
+     * Where a record that covers positions up to {@code handled} finds the messages after them:
+     * this node's segments from the first that can hold one, and the earlier hosts' while it does
+     * not cover what was replayed from them. Called with the messages covered by it already
+     * taken out of {@code uncovered}.
+     */
+    private List<LogRange> rangesAfter(long handled) {
+        // Appends are in position order and segment bounds never decrease: the first uncovered
+        // message has the lowest bound; with none, anything logged later is past the writer's next.
+        long from = uncovered.isEmpty() ? log.nextSegment() : uncovered.peek().lowestSegment();
+        LogRange here = LogRange.open(log.writer(), from);
+        if (handled >= replayedUpTo) {
+            inherited = List.of();
+            return List.of(here);
+        }
+        List<LogRange> ranges = new ArrayList<>(inherited);
+        ranges.add(here);
+        return ranges;
     }
 
     /** The agent has stopped: its saved state goes, and its logged messages are no longer needed. */

@@ -9,16 +9,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class InboxSegment {
 
-    private final String key;
+    private final String writer;
+    private final long number;
     private final AtomicInteger uncovered;
 
-    InboxSegment(String key, int messages) {
-        this.key = key;
+    InboxSegment(String writer, long number, int messages) {
+        this.writer = writer;
+        this.number = number;
         this.uncovered = new AtomicInteger(messages);
     }
 
     String key() {
-        return key;
+        return LogKeys.segment(writer, number);
+    }
+
+    long number() {
+        return number;
     }
 
     /** One of its messages is covered by a saved state; true when that was the last one. */

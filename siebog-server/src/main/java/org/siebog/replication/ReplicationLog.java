@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,6 +39,10 @@ import org.siebog.message.MessageId;
  * its agent's saved state, one removal, where an entry per message cost two cache operations per
  * message on both nodes. Inbox writes complete in the order they were queued. States have a writer
  * thread of their own that takes every record queued since its last write into one {@code putAll}.
+ *
+ * <p>Segments are found by key, never by scanning: an agent's record names the writers and first
+ * segment numbers of its unsaved messages ({@link LogRange}), and each writer keeps a
+ * {@link WriterManifest} saying which numbers can exist ({@link LogReader}).
  */
 @ApplicationScoped
 public class ReplicationLog {
@@ -62,20 +68,33 @@ public class ReplicationLog {
 
     /** A record to save; once it is stored, the messages it covers are released from their segments. */
     private record StateWrite(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered,
-            CompletableFuture<Void> done) {
+            CompletableFuture<Boolean> done) {
     }
 
-    /** This boot's segment keys, {@code node/boot#n}: no other node, nor an earlier boot of this one, writes the same. */
-    private final String segmentPrefix = System.getProperty("jboss.node.name", "node1") + "/" + UUID.randomUUID() + "#";
-    private long segments;
+    /** This boot as a writer of the log, {@code node/boot}: no other node, nor an earlier boot of this one, is the same. */
+    private final String writer = System.getProperty("jboss.node.name", "node1") + "/" + UUID.randomUUID();
+    /** The highest segment number taken; written by the inbox writer only, read by journals. */
+    private volatile long segments;
+    /** The highest segment number this writer's stored manifest allows. */
+    private long reserved;
+    /** The numbers of this writer's segments that are stored and not yet dropped, for its manifest. */
+    private final NavigableSet<Long> liveSegments = new ConcurrentSkipListSet<>();
 
-    /** The node that wrote a segment. */
-    static String writerOf(String segmentKey) {
-        return segmentKey.substring(0, segmentKey.lastIndexOf('/', segmentKey.lastIndexOf('#')));
+    String writer() {
+        return writer;
     }
 
-    boolean ownSegment(String segmentKey) {
-        return segmentKey.startsWith(segmentPrefix);
+    /**
+     * A lower bound on the number of any segment written from now on: a message appended after
+     * this call is stored in a segment numbered at least this.
+     */
+    long nextSegment() {
+        return segments + 1;
+    }
+
+    /** A key of this boot's segments or manifest. */
+    boolean ownKey(String key) {
+        return LogKeys.writerOf(key).equals(writer);
     }
 
     private final BlockingQueue<LoggedMessage> inboxWrites = new LinkedBlockingQueue<>();
@@ -100,16 +119,17 @@ public class ReplicationLog {
 
     /** Logs an admitted message; its {@code written} completes once it is held by two nodes. */
     LoggedMessage append(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
-        LoggedMessage logged = new LoggedMessage(aid, incarnation, seq, id, message, new CompletableFuture<>());
+        // The bound is read before the message is queued: the writer numbers its batch after taking it.
+        LoggedMessage logged = new LoggedMessage(aid, incarnation, seq, id, message, nextSegment(), new CompletableFuture<>());
         inboxWrites.add(logged);
         return logged;
     }
 
     /**
      * Saves the record (later records of one agent overwrite earlier ones), then releases the
-     * messages it covers; completes once the write is over, whether it succeeded or not.
+     * messages it covers; completes once the write is over, with whether it succeeded.
      */
-    CompletableFuture<Void> save(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered) {
+    CompletableFuture<Boolean> save(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered) {
         StateWrite write = new StateWrite(aid, record, covered, new CompletableFuture<>());
         stateWrites.add(write);
         return write.done();
@@ -125,9 +145,9 @@ public class ReplicationLog {
         return encoded == null ? Optional.empty() : Optional.of(AgentRecord.decode(encoded));
     }
 
-    /** Every logged message now, for taking over a departed node's agents (one pass over the whole log). */
-    public InboxSnapshot snapshot() {
-        return new InboxSnapshot(new ArrayList<>(inbox.values()));
+    /** A reader for the takeovers of one view change: each reads its own agent's segments, by key. */
+    public LogReader reader() {
+        return new LogReader(keys -> inbox.getAll(keys));
     }
 
     /** Forgets a stopped agent's state; its journal releases its logged messages. */
@@ -138,6 +158,7 @@ public class ReplicationLog {
     /** A segment whose messages are all covered by saved states (or belong to stopped agents) is dropped. */
     void release(InboxSegment segment) {
         if (segment.release()) {
+            liveSegments.remove(segment.number());
             remove(segment.key());
         }
     }
@@ -149,8 +170,8 @@ public class ReplicationLog {
         });
     }
 
-    /** Every segment in the log, by key (for {@link InboxJanitor}). */
-    Map<String, String> allSegments() {
+    /** Every segment and manifest in the log, by key (for {@link InboxJanitor}). */
+    Map<String, String> allEntries() {
         return new HashMap<>(inbox);
     }
 
@@ -160,7 +181,13 @@ public class ReplicationLog {
             try {
                 batch.add(inboxWrites.take());
                 inboxWrites.drainTo(batch, MAX_BATCH - 1);
-                InboxSegment segment = new InboxSegment(segmentPrefix + ++segments, batch.size());
+                InboxSegment segment = new InboxSegment(writer, ++segments, batch.size());
+                if (segment.number() > reserved) {
+                    reserveFrom(segment.number());
+                }
+                // Listed before the write and kept if it fails: a write that timed out may still have
+                // been stored, and a number listed for nothing costs a reader one missing key.
+                liveSegments.add(segment.number());
                 inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(segment.key(), SegmentCodec.encode(batch));
                 batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
@@ -174,9 +201,20 @@ public class ReplicationLog {
         }
     }
 
+    /**
+     * Stores a manifest that allows segments {@code next} to {@code next + RESERVE - 1}, before the
+     * first of them: a reader then finds every segment this writer stores (see {@link WriterManifest}).
+     */
+    private void reserveFrom(long next) {
+        WriterManifest manifest = WriterManifest.before(next, liveSegments);
+        inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(LogKeys.manifest(writer), manifest.encode());
+        reserved = manifest.reserved();
+    }
+
     private void writeStates() {
         List<StateWrite> batch = new ArrayList<>(MAX_BATCH);
         while (running) {
+            boolean stored = false;
             try {
                 batch.add(stateWrites.take());
                 stateWrites.drainTo(batch, MAX_BATCH - 1);
@@ -189,13 +227,15 @@ public class ReplicationLog {
                 for (StateWrite w : batch) {
                     w.covered().forEach(written -> written.thenAccept(this::release));
                 }
+                stored = true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not replicate the state of " + batch.size() + " agents", e);
             }
-            batch.forEach(w -> w.done().complete(null));
+            boolean outcome = stored;
+            batch.forEach(w -> w.done().complete(outcome));
             batch.clear();
         }
     }

@@ -15,8 +15,15 @@ import org.siebog.message.MessageId;
  */
 final class SegmentCodec {
 
-    /** One message read back from a segment. */
-    record Entry(AID aid, long incarnation, Envelope envelope) {
+    /**
+     * One message read back from a segment. Its JSON is parsed only by {@link #envelope()}: a
+     * takeover or a sweep reads many messages it does not replay, and parsing is most of a read.
+     */
+    record Entry(AID aid, long incarnation, long seq, MessageId id, String json) {
+
+        Envelope envelope() {
+            return new Envelope(id, seq, ACLMessageJson.read(json));
+        }
     }
 
     private SegmentCodec() {
@@ -43,7 +50,7 @@ final class SegmentCodec {
             long incarnation = Long.parseLong(field(segment, at));
             long seq = Long.parseLong(field(segment, at));
             MessageId id = new MessageId(field(segment, at), Long.parseLong(field(segment, at)));
-            entries.add(new Entry(aid, incarnation, new Envelope(id, seq, ACLMessageJson.read(field(segment, at)))));
+            entries.add(new Entry(aid, incarnation, seq, id, field(segment, at)));
         }
         return entries;
     }

@@ -21,7 +21,7 @@ class InboxSegmentTest {
 
     private static LoggedMessage logged(AID aid, long incarnation, long seq, String content) {
         ACLMessage message = ACLMessage.builder(Performative.INFORM).receiver(aid).content(content).build();
-        return new LoggedMessage(aid, incarnation, seq, new MessageId("node1/x", seq + 100), message, new CompletableFuture<>());
+        return new LoggedMessage(aid, incarnation, seq, new MessageId("node1/x", seq + 100), message, 1, new CompletableFuture<>());
     }
 
     @Test
@@ -31,6 +31,7 @@ class InboxSegmentTest {
         assertEquals(2, back.size());
         assertEquals(A, back.get(0).aid());
         assertEquals(7, back.get(0).incarnation());
+        assertEquals(1, back.get(0).seq());
         Envelope first = back.get(0).envelope();
         assertEquals(1, first.seq());
         assertEquals(new MessageId("node1/x", 101), first.id());
@@ -41,25 +42,19 @@ class InboxSegmentTest {
     }
 
     @Test
-    void pendingMessagesAreThoseAfterTheSavedPositionOfTheSameIncarnationUpToTheFirstGap() {
-        String s1 = SegmentCodec.encode(List.of(logged(A, 7, 3, "3"), logged(A, 7, 4, "4"), logged(B, 1, 1, "b")));
-        String s2 = SegmentCodec.encode(List.of(logged(A, 7, 5, "5"), logged(A, 7, 7, "7"), logged(A, 8, 6, "other agent")));
-        InboxSnapshot snapshot = new InboxSnapshot(List.of(s2, s1));
-        List<Envelope> pending = snapshot.pending(A, 7, 3);
-        assertEquals(List.of(4L, 5L), pending.stream().map(Envelope::seq).toList());
-        assertEquals(List.of(), snapshot.pending(A, 9, 0).stream().map(Envelope::seq).toList());
-        assertEquals(1, snapshot.pending(B, 1, 0).size());
-    }
-
-    @Test
     void aSegmentIsReleasedWhenItsLastMessageIsCovered() {
-        InboxSegment segment = new InboxSegment("node1/boot#1", 2);
+        InboxSegment segment = new InboxSegment("node1/boot", 1, 2);
+        assertEquals("node1/boot#1", segment.key());
         assertFalse(segment.release());
         assertTrue(segment.release());
     }
 
     @Test
-    void theWriterOfASegmentIsInItsKey() {
-        assertEquals("node-2", ReplicationLog.writerOf("node-2/0b7c#12"));
+    void theWriterAndNodeOfAnEntryAreInItsKey() {
+        assertEquals("node-2/0b7c", LogKeys.writerOf("node-2/0b7c#12"));
+        assertEquals("node-2", LogKeys.nodeOf("node-2/0b7c#12"));
+        assertEquals("node-2", LogKeys.nodeOf(LogKeys.manifest("node-2/0b7c")));
+        assertTrue(LogKeys.isManifest(LogKeys.manifest("node-2/0b7c")));
+        assertFalse(LogKeys.isManifest(LogKeys.segment("node-2/0b7c", 3)));
     }
 }
