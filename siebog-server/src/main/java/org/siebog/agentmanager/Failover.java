@@ -19,6 +19,9 @@ import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.device.WebClientManager;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.replication.InboxJanitor;
+import org.siebog.replication.LogReader;
+import org.siebog.replication.ReplicationLog;
 
 /**
  * When nodes leave the view (stopped or killed), their agents carry on on the survivors. Every
@@ -40,6 +43,12 @@ public class Failover {
     @Inject
     ClusterNode cluster;
 
+    @Inject
+    ReplicationLog log;
+
+    @Inject
+    InboxJanitor janitor;
+
     @Resource
     ManagedExecutorService workers;
 
@@ -55,20 +64,28 @@ public class Failover {
             return;
         }
         long began = System.nanoTime();
+        janitor.sweepSoon();
         Set<String> departed = new HashSet<>();
-        List<CompletableFuture<Void>> takeovers = new ArrayList<>();
+        List<DirectoryEntry> mine = new ArrayList<>();
         for (DirectoryEntry entry : directory.all()) {
             if (members.contains(entry.node())) {
                 continue;
             }
             departed.add(entry.node());
             if (members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
-                // In parallel: each takeover mostly waits on cache reads and writes.
-                takeovers.add(CompletableFuture.runAsync(() -> takeOver(entry), workers).exceptionally(e -> {
-                    LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
-                    return null;
-                }));
+                mine.add(entry);
             }
+        }
+        // No read of the log up front: each takeover reads its own agent's segments, sharing what
+        // the others have fetched already, so the first agents are back before the log is read.
+        LogReader logged = log.reader();
+        List<CompletableFuture<Void>> takeovers = new ArrayList<>();
+        for (DirectoryEntry entry : mine) {
+            // In parallel: each takeover mostly waits on cache reads and writes.
+            takeovers.add(CompletableFuture.runAsync(() -> takeOver(entry, logged), workers).exceptionally(e -> {
+                LOG.log(Level.SEVERE, e, () -> "could not take over " + entry.aid() + " from " + entry.node());
+                return null;
+            }));
         }
         CompletableFuture.allOf(takeovers.toArray(CompletableFuture[]::new)).join();
         int n = takeovers.size();
@@ -79,11 +96,11 @@ public class Failover {
                 departed, cluster.name(), n, (System.nanoTime() - began) / 1e6));
     }
 
-    private void takeOver(DirectoryEntry entry) {
+    private void takeOver(DirectoryEntry entry, LogReader logged) {
         if (ReplyInboxes.INBOX_CLASS.equals(entry.agentClass())) {
             directory.unregister(entry.aid()); // its caller was on the dead node too
         } else if (entry.kind() == AgentKind.STATEFUL) {
-            if (!local.resume(entry)) {
+            if (!local.resume(entry, logged)) {
                 LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
                 directory.unregister(entry.aid());
             }

@@ -1,6 +1,5 @@
 package org.siebog.agentmanager;
 
-import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 
@@ -26,6 +25,7 @@ import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
+import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 import org.siebog.state.StateRefusedException;
 
@@ -100,8 +100,7 @@ public class LocalAgents {
         }
         host.stop(aid, () -> {
             if (mailbox.journal() instanceof AgentJournal journal) {
-                long[] positions = journal.positions();
-                log.forget(aid, positions[0], positions[1]);
+                journal.stopped();
             }
             if (unregister) {
                 directory.unregister(aid);
@@ -126,9 +125,10 @@ public class LocalAgents {
      * then the messages logged for it that it had not handled, then whatever arrives; the
      * directory points here once it is ready to take messages.
      *
+     * @param logged reads the agent's unsaved messages (only its own segments) from the inbox log
      * @return false when there is nothing to resume from (the agent had not finished starting)
      */
-    public boolean resume(DirectoryEntry entry) {
+    public boolean resume(DirectoryEntry entry, LogReader logged) {
         AgentRecord record = log.load(entry.aid()).orElse(null);
         AgentClass type = classes.find(entry.agentClass()).orElse(null);
         if (record == null || type == null) {
@@ -140,11 +140,12 @@ public class LocalAgents {
         } catch (NamingException e) {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
-        List<Envelope> pending = log.pending(entry.aid(), record.handledSeq());
+        AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, log, record, logged.pending(entry.aid(), record));
+        journal.moved(); // before the mailbox exists: from then on this node may log messages to the agent
         Mailbox mailbox = host.host(entry.aid(), agent, false);
-        AgentJournal.resumed(entry.aid(), agent, log, record, pending).attach(mailbox, executor.timer());
+        journal.attach(mailbox, executor.timer());
         agent.restoreState(mailbox.context(), record.state());
-        for (Envelope envelope : pending) {
+        for (Envelope envelope : journal.replayed()) {
             if (!mailbox.reserve()) {
                 LOG.warning(() -> entry.aid() + " had more logged messages than its mailbox holds; they wait in the log");
                 break;

@@ -1,9 +1,11 @@
 package org.siebog.replication;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +20,6 @@ import org.siebog.delivery.Journal;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.Origin;
 import org.siebog.message.ACLMessage;
-import org.siebog.message.ACLMessageJson;
 import org.siebog.message.MessageId;
 
 /**
@@ -42,19 +43,40 @@ public final class AgentJournal implements Journal, Origin {
 
     private final Map<String, DedupWindow> admitted;
     private final Map<String, Long> sent;
+    private final long incarnation;
     private long nextSeq;
     private long savedUpTo;
+    /** Messages logged (or being logged) and not yet covered by a save, in position order. */
+    private final ArrayDeque<LoggedMessage> uncovered = new ArrayDeque<>();
+    /** A resumed agent's logged messages that it had not handled. */
+    private List<Envelope> replayed = List.of();
+    /** The record a resumed agent carries on from, until {@link #moved()} has pointed it here. */
+    private AgentRecord resumedFrom;
+    /**
+     * Where the replayed messages are logged (the earlier hosts' ranges, ending at the last one):
+     * named in every record until one covers them, as this node does not log them again.
+     */
+    private List<LogRange> inherited = List.of();
+    private long replayedUpTo;
     private List<CompletableFuture<Void>> unadmittedOutputs = new ArrayList<>();
-    /** The previous save: saves of one agent reach the cache in order. */
-    private CompletableFuture<?> lastSave = CompletableFuture.completedFuture(null);
+    /** The previous save, done once written: saves of one agent reach the cache in order, one at a time. */
+    private volatile CompletableFuture<?> lastSave = CompletableFuture.completedFuture(null);
 
-    /** How often a busy agent's state is saved at most ({@code siebog.replication.save-interval-ms}, default 20). */
-    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 20));
+    /**
+     * How often a busy agent's state is saved at most ({@code siebog.replication.save-interval-ms},
+     * default 1000). A save costs a serialisation of the agent's fields and a cache write, so saves
+     * per second are capped at the number of agents, however many messages they handle; what an
+     * agent handled since its last save is replayed from the inbox log after a crash, so a longer
+     * interval only means more to replay (at most a second's worth), never a lost message.
+     */
+    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 1000));
 
     private Mailbox mailbox;
     private ScheduledExecutorService timer;
     private long lastSaveNanos;
     private boolean saveScheduled;
+    /** A save is due once the one in flight is written. */
+    private boolean waitingForWriter;
 
     /** Where the journal asks for a deferred save; set when the agent is hosted. */
     public void attach(Mailbox hostMailbox, ScheduledExecutorService saveTimer) {
@@ -65,6 +87,7 @@ public final class AgentJournal implements Journal, Origin {
 
     private AgentJournal(AID aid, Agent agent, ReplicationLog log, AgentRecord record, long nextSeq) {
         this.aid = aid;
+        this.incarnation = record.incarnation();
         this.agent = agent;
         this.log = log;
         this.admitted = new HashMap<>(record.admitted());
@@ -75,7 +98,8 @@ public final class AgentJournal implements Journal, Origin {
 
     /** For an agent about to start: messages admitted meanwhile are logged and wait for it. */
     public static AgentJournal starting(AID aid, Agent agent, ReplicationLog log) {
-        return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), Map.of()), 0);
+        return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), Map.of(),
+                ThreadLocalRandom.current().nextLong(), List.of()), 0);
     }
 
     /** Saves the state {@code onStart} left, before the agent takes its first message; returns once replicated. */
@@ -84,14 +108,15 @@ public final class AgentJournal implements Journal, Origin {
         synchronized (this) {
             Map<String, DedupWindow> windows = new HashMap<>();
             admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent));
+            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent), incarnation, rangesAfter(0));
         }
         log.saveNow(aid, first);
     }
 
     /**
      * For an agent taken over from a dead node: its saved record, and the logged messages it had
-     * not handled, whose identities count as admitted.
+     * not handled ({@link LogReader#pending}), whose identities count as admitted. Call
+     * {@link #moved()} before the agent can take a message here.
      */
     public static AgentJournal resumed(AID aid, Agent agent, ReplicationLog log, AgentRecord record, List<Envelope> pending) {
         long last = pending.isEmpty() ? record.handledSeq() : pending.get(pending.size() - 1).seq();
@@ -99,7 +124,33 @@ public final class AgentJournal implements Journal, Origin {
         for (Envelope e : pending) {
             journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
         }
+        journal.replayed = pending;
+        journal.resumedFrom = record;
+        journal.replayedUpTo = last;
+        journal.inherited = record.ranges().stream().map(r -> r.endingAt(last)).toList();
         return journal;
+    }
+
+    /**
+     * Stores the record the agent resumes from again, now naming this node's log as well, and
+     * returns once that is replicated. Until then nothing may be admitted here: were this node to
+     * die next, the record would not lead the next takeover to what it had logged.
+     */
+    public void moved() {
+        AgentRecord here;
+        synchronized (this) {
+            here = resumedFrom.withRanges(rangesAfter(resumedFrom.handledSeq()));
+        }
+        CompletableFuture<Boolean> stored = log.save(aid, here, List.of());
+        lastSave = stored;
+        if (!stored.join()) {
+            throw new IllegalStateException("could not replicate the record of " + aid + " before taking it over");
+        }
+    }
+
+    /** For a resumed agent: the logged messages it had not handled, to put back in its mailbox in order. */
+    public List<Envelope> replayed() {
+        return replayed;
     }
 
     @Override
@@ -111,7 +162,9 @@ public final class AgentJournal implements Journal, Origin {
     public synchronized CompletableFuture<Void> admit(MessageId id, ACLMessage message, Consumer<Envelope> mailbox) {
         long seq = ++nextSeq;
         mailbox.accept(new Envelope(id, seq, message));
-        return log.append(aid, seq, id, ACLMessageJson.write(message));
+        LoggedMessage logged = log.append(aid, incarnation, seq, id, message);
+        uncovered.add(logged);
+        return logged.written().thenApply(segment -> null);
     }
 
     @Override
@@ -132,6 +185,16 @@ public final class AgentJournal implements Journal, Origin {
      */
     @Override
     public void handledUpTo(long seq, boolean now) {
+        if (!lastSave.isDone()) {
+            // One save in flight per agent: when the writer falls behind, an agent's later runs are
+            // covered by its next save instead of queueing records faster than they can be written.
+            if (!waitingForWriter) {
+                waitingForWriter = true;
+                lastSave.whenComplete((ok, failed) -> mailbox.requestSave());
+            }
+            return;
+        }
+        waitingForWriter = false;
         long since = System.nanoTime() - lastSaveNanos;
         if (!now && since < SAVE_INTERVAL_NANOS) {
             if (!saveScheduled) {
@@ -147,7 +210,6 @@ public final class AgentJournal implements Journal, Origin {
         }
         AgentRecord record;
         CompletableFuture<Void> outputs;
-        long from;
         synchronized (this) {
             byte[] state;
             try {
@@ -158,19 +220,44 @@ public final class AgentJournal implements Journal, Origin {
             }
             Map<String, DedupWindow> windows = new HashMap<>();
             admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            record = new AgentRecord(state, seq, windows, Map.copyOf(sent));
+            List<CompletableFuture<InboxSegment>> covered = new ArrayList<>();
+            while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
+                covered.add(uncovered.poll().written());
+            }
+            record = new AgentRecord(state, seq, windows, Map.copyOf(sent), incarnation, rangesAfter(seq));
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
-            from = savedUpTo + 1;
             savedUpTo = seq;
             // Refused outputs come back as FAILURE messages; either way they are settled.
             lastSave = CompletableFuture.allOf(outputs.handle((ok, refused) -> null), lastSave)
-                    .thenRun(() -> log.save(aid, record, from, seq));
+                    .thenCompose(ignored -> log.save(aid, record, covered));
         }
     }
 
-    /** Inbox positions: handled (saved) and last admitted; for dropping them when the agent stops. */
-    public synchronized long[] positions() {
-        return new long[] {savedUpTo, nextSeq};
+    /**
+     * Where a record that covers positions up to {@code handled} finds the messages after them:
+     * this node's segments from the first that can hold one, and the earlier hosts' while it does
+     * not cover what was replayed from them. Called with the messages covered by it already
+     * taken out of {@code uncovered}.
+     */
+    private List<LogRange> rangesAfter(long handled) {
+        // Appends are in position order and segment bounds never decrease: the first uncovered
+        // message has the lowest bound; with none, anything logged later is past the writer's next.
+        long from = uncovered.isEmpty() ? log.nextSegment() : uncovered.peek().lowestSegment();
+        LogRange here = LogRange.open(log.writer(), from);
+        if (handled >= replayedUpTo) {
+            inherited = List.of();
+            return List.of(here);
+        }
+        List<LogRange> ranges = new ArrayList<>(inherited);
+        ranges.add(here);
+        return ranges;
+    }
+
+    /** The agent has stopped: its saved state goes, and its logged messages are no longer needed. */
+    public synchronized void stopped() {
+        log.forget(aid);
+        uncovered.forEach(m -> m.written().thenAccept(log::release));
+        uncovered.clear();
     }
 }

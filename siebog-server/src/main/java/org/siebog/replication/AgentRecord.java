@@ -16,8 +16,16 @@ import java.util.Map;
  * What the {@code agent-state} cache keeps of a stateful agent: its state after handling inbox
  * positions up to {@code handledSeq}, which message identities it has admitted, and how many
  * messages it has sent to each receiver (so a replayed handler sends under the same identities).
+ * {@code incarnation} tells this agent's logged messages from those of an earlier agent of the
+ * same name (inbox positions start again at 1 for each). {@code ranges} say where in the inbox log
+ * the messages after {@code handledSeq} are, so a takeover reads those segments only.
  */
-public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> admitted, Map<String, Long> sent) {
+public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> admitted, Map<String, Long> sent,
+        long incarnation, List<LogRange> ranges) {
+
+    AgentRecord withRanges(List<LogRange> newRanges) {
+        return new AgentRecord(state, handledSeq, admitted, sent, incarnation, newRanges);
+    }
 
     String encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(state.length + 64);
@@ -38,6 +46,13 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (Map.Entry<String, Long> e : sent.entrySet()) {
                 out.writeUTF(e.getKey());
                 out.writeLong(e.getValue());
+            }
+            out.writeLong(incarnation);
+            out.writeInt(ranges.size());
+            for (LogRange r : ranges) {
+                out.writeUTF(r.writer());
+                out.writeLong(r.fromSegment());
+                out.writeLong(r.lastSeq());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -63,7 +78,12 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (int i = in.readInt(); i > 0; i--) {
                 sent.put(in.readUTF(), in.readLong());
             }
-            return new AgentRecord(state, handledSeq, admitted, sent);
+            long incarnation = in.readLong();
+            List<LogRange> ranges = new ArrayList<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                ranges.add(new LogRange(in.readUTF(), in.readLong(), in.readLong()));
+            }
+            return new AgentRecord(state, handledSeq, admitted, sent, incarnation, ranges);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable agent record", e);
         }

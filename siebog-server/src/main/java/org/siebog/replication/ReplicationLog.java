@@ -2,14 +2,14 @@ package org.siebog.replication;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
-import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,25 +23,26 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
-import org.infinispan.functional.FunctionalMap;
-import org.infinispan.functional.impl.FunctionalMapImpl;
-import org.infinispan.functional.impl.WriteOnlyMapImpl;
-import org.infinispan.marshall.core.MarshallableFunctions;
 import org.siebog.agent.AID;
-import org.siebog.delivery.Envelope;
 import org.siebog.directory.StringCaches;
-import org.siebog.message.ACLMessageJson;
+import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 
 /**
  * Writes what failover needs into two distributed caches with two owners each, so one node's
- * death loses none of it: every message admitted to a stateful agent ({@code inbox}, key
- * {@code aid#seq}) before the agent sees it, and the agent's {@link AgentRecord} after it has handled
- * some ({@code agent-state}), after which the inbox entries it covers are removed.
+ * death loses none of it: every message admitted to a stateful agent ({@code inbox}) and the
+ * agent's {@link AgentRecord} after it has handled some ({@code agent-state}).
  *
- * <p>Each cache has one writer thread that takes everything queued since its last write into one
- * {@code putAll}: one replication round trip for hundreds of messages under load, and no waiting
- * for a batch to fill at low load. Inbox writes complete in the order they were queued.
+ * <p>The inbox is a log of segments: one writer thread takes everything admitted since its last
+ * write and stores it as <em>one</em> entry ({@link InboxSegment}, key {@code node/boot#n}), so a
+ * batch of hundreds of messages costs one cache write and, once every message in it is covered by
+ * its agent's saved state, one removal, where an entry per message cost two cache operations per
+ * message on both nodes. Inbox writes complete in the order they were queued. States have a writer
+ * thread of their own that takes every record queued since its last write into one {@code putAll}.
+ *
+ * <p>Segments are found by key, never by scanning: an agent's record names the writers and first
+ * segment numbers of its unsaved messages ({@link LogRange}), and each writer keeps a
+ * {@link WriterManifest} saying which numbers can exist ({@link LogReader}).
  */
 @ApplicationScoped
 public class ReplicationLog {
@@ -65,13 +66,38 @@ public class ReplicationLog {
     @Resource
     ManagedThreadFactory threads;
 
-    private record InboxWrite(String key, String value, CompletableFuture<Void> written) {
+    /** A record to save; once it is stored, the messages it covers are released from their segments. */
+    private record StateWrite(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered,
+            CompletableFuture<Boolean> done) {
     }
 
-    private record StateWrite(AID aid, AgentRecord record, long removeFrom, long removeTo) {
+    /** This boot as a writer of the log, {@code node/boot}: no other node, nor an earlier boot of this one, is the same. */
+    private final String writer = System.getProperty("jboss.node.name", "node1") + "/" + UUID.randomUUID();
+    /** The highest segment number taken; written by the inbox writer only, read by journals. */
+    private volatile long segments;
+    /** The highest segment number this writer's stored manifest allows. */
+    private long reserved;
+    /** The numbers of this writer's segments that are stored and not yet dropped, for its manifest. */
+    private final NavigableSet<Long> liveSegments = new ConcurrentSkipListSet<>();
+
+    String writer() {
+        return writer;
     }
 
-    private final BlockingQueue<InboxWrite> inboxWrites = new LinkedBlockingQueue<>();
+    /**
+     * A lower bound on the number of any segment written from now on: a message appended after
+     * this call is stored in a segment numbered at least this.
+     */
+    long nextSegment() {
+        return segments + 1;
+    }
+
+    /** A key of this boot's segments or manifest. */
+    boolean ownKey(String key) {
+        return LogKeys.writerOf(key).equals(writer);
+    }
+
+    private final BlockingQueue<LoggedMessage> inboxWrites = new LinkedBlockingQueue<>();
     private final BlockingQueue<StateWrite> stateWrites = new LinkedBlockingQueue<>();
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
@@ -91,16 +117,22 @@ public class ReplicationLog {
         writers.forEach(Thread::interrupt);
     }
 
-    /** Completes once the message is held by two nodes. */
-    public CompletableFuture<Void> append(AID aid, long seq, MessageId id, String messageJson) {
-        CompletableFuture<Void> written = new CompletableFuture<>();
-        inboxWrites.add(new InboxWrite(inboxKey(aid, seq), id.origin() + "\n" + id.counter() + "\n" + messageJson, written));
-        return written;
+    /** Logs an admitted message; its {@code written} completes once it is held by two nodes. */
+    LoggedMessage append(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
+        // The bound is read before the message is queued: the writer numbers its batch after taking it.
+        LoggedMessage logged = new LoggedMessage(aid, incarnation, seq, id, message, nextSegment(), new CompletableFuture<>());
+        inboxWrites.add(logged);
+        return logged;
     }
 
-    /** Saves the record (later records of one agent overwrite earlier ones) and drops inbox entries it covers. */
-    void save(AID aid, AgentRecord record, long coveredFrom, long coveredTo) {
-        stateWrites.add(new StateWrite(aid, record, coveredFrom, coveredTo));
+    /**
+     * Saves the record (later records of one agent overwrite earlier ones), then releases the
+     * messages it covers; completes once the write is over, with whether it succeeded.
+     */
+    CompletableFuture<Boolean> save(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered) {
+        StateWrite write = new StateWrite(aid, record, covered, new CompletableFuture<>());
+        stateWrites.add(write);
+        return write.done();
     }
 
     /** Saves the record now (an agent that has just started), returning once it is replicated. */
@@ -113,101 +145,98 @@ public class ReplicationLog {
         return encoded == null ? Optional.empty() : Optional.of(AgentRecord.decode(encoded));
     }
 
-    /** The logged messages after {@code handledSeq}, in order, up to the first position never written. */
-    public List<Envelope> pending(AID aid, long handledSeq) {
-        List<Envelope> pending = new ArrayList<>();
-        for (long next = handledSeq + 1;; next += 256) {
-            Set<String> keys = new HashSet<>();
-            for (long seq = next; seq < next + 256; seq++) {
-                keys.add(inboxKey(aid, seq));
-            }
-            Map<String, String> found = inbox.getAll(keys);
-            for (long seq = next; seq < next + 256; seq++) {
-                String value = found.get(inboxKey(aid, seq));
-                if (value == null) {
-                    return pending;
-                }
-                String[] parts = value.split("\n", 3);
-                pending.add(new Envelope(new MessageId(parts[0], Long.parseLong(parts[1])), seq, ACLMessageJson.read(parts[2])));
-            }
+    /** A reader for the takeovers of one view change: each reads its own agent's segments, by key. */
+    public LogReader reader() {
+        return new LogReader(keys -> inbox.getAll(keys));
+    }
+
+    /** Forgets a stopped agent's state; its journal releases its logged messages. */
+    void forget(AID aid) {
+        states.withFlags(Flag.IGNORE_RETURN_VALUES).remove(aid.toString());
+    }
+
+    /** A segment whose messages are all covered by saved states (or belong to stopped agents) is dropped. */
+    void release(InboxSegment segment) {
+        if (segment.release()) {
+            liveSegments.remove(segment.number());
+            remove(segment.key());
         }
     }
 
-    /** Forgets a stopped agent. */
-    public void forget(AID aid, long handledSeq, long lastSeq) {
-        states.withFlags(Flag.IGNORE_RETURN_VALUES).remove(aid.toString());
-        removeInbox(inboxKeys(aid, handledSeq + 1, lastSeq));
+    void remove(String segmentKey) {
+        inbox.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(segmentKey).exceptionally(e -> {
+            LOG.log(Level.FINE, "could not drop the handled inbox segment " + segmentKey, e);
+            return null;
+        });
+    }
+
+    /** Every segment and manifest in the log, by key (for {@link InboxJanitor}). */
+    Map<String, String> allEntries() {
+        return new HashMap<>(inbox);
     }
 
     private void writeInbox() {
-        List<InboxWrite> batch = new ArrayList<>(MAX_BATCH);
+        List<LoggedMessage> batch = new ArrayList<>(MAX_BATCH);
         while (running) {
             try {
                 batch.add(inboxWrites.take());
                 inboxWrites.drainTo(batch, MAX_BATCH - 1);
-                Map<String, String> entries = new LinkedHashMap<>();
-                batch.forEach(w -> entries.put(w.key(), w.value()));
-                inbox.withFlags(Flag.IGNORE_RETURN_VALUES).putAll(entries);
-                batch.forEach(w -> w.written().complete(null));
+                InboxSegment segment = new InboxSegment(writer, ++segments, batch.size());
+                if (segment.number() > reserved) {
+                    reserveFrom(segment.number());
+                }
+                // Listed before the write and kept if it fails: a write that timed out may still have
+                // been stored, and a number listed for nothing costs a reader one missing key.
+                liveSegments.add(segment.number());
+                inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(segment.key(), SegmentCodec.encode(batch));
+                batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not replicate " + batch.size() + " admitted messages", e);
-                batch.forEach(w -> w.written().completeExceptionally(e));
+                batch.forEach(m -> m.written().completeExceptionally(e));
             }
             batch.clear();
         }
     }
 
+    /**
+     * Stores a manifest that allows segments {@code next} to {@code next + RESERVE - 1}, before the
+     * first of them: a reader then finds every segment this writer stores (see {@link WriterManifest}).
+     */
+    private void reserveFrom(long next) {
+        WriterManifest manifest = WriterManifest.before(next, liveSegments);
+        inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(LogKeys.manifest(writer), manifest.encode());
+        reserved = manifest.reserved();
+    }
+
     private void writeStates() {
         List<StateWrite> batch = new ArrayList<>(MAX_BATCH);
         while (running) {
+            boolean stored = false;
             try {
                 batch.add(stateWrites.take());
                 stateWrites.drainTo(batch, MAX_BATCH - 1);
                 Map<String, String> latest = new HashMap<>();
-                Map<AID, long[]> covered = new HashMap<>();
                 for (StateWrite w : batch) {
                     latest.put(w.aid().toString(), w.record().encode());
-                    covered.merge(w.aid(), new long[] {w.removeFrom(), w.removeTo()},
-                            (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
                 }
                 states.withFlags(Flag.IGNORE_RETURN_VALUES).putAll(latest);
-                Set<String> handled = new HashSet<>();
-                covered.forEach((aid, range) -> handled.addAll(inboxKeys(aid, range[0], range[1])));
-                removeInbox(handled);
+                // Only now are these messages covered: before, a crash would replay them from the log.
+                for (StateWrite w : batch) {
+                    w.covered().forEach(written -> written.thenAccept(this::release));
+                }
+                stored = true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "could not replicate the state of " + batch.size() + " agents", e);
             }
+            boolean outcome = stored;
+            batch.forEach(w -> w.done().complete(outcome));
             batch.clear();
         }
-    }
-
-    private static Set<String> inboxKeys(AID aid, long from, long to) {
-        Set<String> keys = new HashSet<>();
-        for (long seq = from; seq <= to; seq++) {
-            keys.add(inboxKey(aid, seq));
-        }
-        return keys;
-    }
-
-    /** One command per owner for all of them (entries left behind by a failure are overwritten or dropped later). */
-    private void removeInbox(Set<String> keys) {
-        if (keys.isEmpty()) {
-            return;
-        }
-        FunctionalMap.WriteOnlyMap<String, String> writeOnly = WriteOnlyMapImpl.create(FunctionalMapImpl.create(inbox));
-        writeOnly.evalMany(keys, MarshallableFunctions.removeConsumer()).exceptionally(e -> {
-            LOG.log(Level.FINE, "could not drop " + keys.size() + " handled inbox entries", e);
-            return null;
-        });
-    }
-
-    private static String inboxKey(AID aid, long seq) {
-        return aid + "#" + seq;
     }
 }

@@ -50,13 +50,16 @@ class DedupWindowTest {
     @Test
     void aRecordSurvivesItsEncoding() {
         DedupWindow window = new DedupWindow(7, List.of(9L, 12L));
-        AgentRecord record = new AgentRecord(new byte[] {1, 2, 3}, 41, Map.of("a@siebog", window), Map.of("b@siebog", 5L));
+        List<LogRange> ranges = List.of(new LogRange("node1/b1", 12, 50), LogRange.open("node2/b2", 3));
+        AgentRecord record = new AgentRecord(new byte[] {1, 2, 3}, 41, Map.of("a@siebog", window), Map.of("b@siebog", 5L), -3L, ranges);
         AgentRecord back = AgentRecord.decode(record.encode());
         assertEquals(41, back.handledSeq());
+        assertEquals(ranges, back.ranges());
         assertEquals(List.of((byte) 1, (byte) 2, (byte) 3), List.of(back.state()[0], back.state()[1], back.state()[2]));
         assertEquals(7, back.admitted().get("a@siebog").low());
         assertEquals(List.of(9L, 12L), List.copyOf(back.admitted().get("a@siebog").above()));
         assertEquals(Map.of("b@siebog", 5L), back.sent());
+        assertEquals(-3L, back.incarnation());
         assertFalse(back.admitted().get("a@siebog").add(9));
         assertTrue(back.admitted().get("a@siebog").add(8));
     }

@@ -1,0 +1,17 @@
+package org.siebog.replication;
+
+import java.util.concurrent.CompletableFuture;
+
+import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.MessageId;
+
+/**
+ * A message admitted to a stateful agent, on its way into the inbox log: {@code written}
+ * completes with the segment that holds it once that is stored on two nodes. {@code lowestSegment}
+ * is known at once, before the writer has chosen the segment: the number of that segment is at
+ * least this, which is what an {@link AgentRecord}'s {@link LogRange} needs.
+ */
+record LoggedMessage(AID aid, long incarnation, long seq, MessageId id, ACLMessage message, long lowestSegment,
+        CompletableFuture<InboxSegment> written) {
+}
