@@ -1,7 +1,6 @@
 package org.siebog.agentmanager;
 
 import java.util.Map;
-import java.util.logging.Logger;
 
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -58,8 +57,6 @@ public class LocalAgents {
 
     @Inject
     WebClientManagerBean webClients;
-
-    private static final Logger LOG = Logger.getLogger(LocalAgents.class.getName());
 
     /** @param device for a client agent, the device to run it on (its proxy lives here); else null */
     public AgentInfo start(String agentClass, String name, Map<String, String> args, boolean pinned, String device) {
@@ -146,11 +143,7 @@ public class LocalAgents {
         journal.attach(mailbox, executor.timer());
         agent.restoreState(mailbox.context(), record.state());
         for (Envelope envelope : journal.replayed()) {
-            if (!mailbox.reserve()) {
-                LOG.warning(() -> entry.aid() + " had more logged messages than its mailbox holds; they wait in the log");
-                break;
-            }
-            mailbox.enqueue(envelope);
+            mailbox.replay(envelope);
         }
         directory.update(entry.movedTo(cluster.name()));
         mailbox.activate();

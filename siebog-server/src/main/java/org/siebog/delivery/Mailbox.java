@@ -118,6 +118,15 @@ public final class Mailbox implements Runnable {
         schedule();
     }
 
+    /**
+     * Adds a message admitted before a failover, whatever the capacity: its sender was told it was
+     * accepted, so it must be handled; new messages are refused until the mailbox is under capacity again.
+     */
+    public void replay(Envelope envelope) {
+        admitted.incrementAndGet();
+        enqueue(envelope);
+    }
+
     /** Asks for the agent's state to be saved on its lane, between two messages (see {@link Journal}). */
     public void requestSave() {
         saveRequested.set(true);

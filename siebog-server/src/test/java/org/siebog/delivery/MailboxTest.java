@@ -100,6 +100,27 @@ class MailboxTest {
     }
 
     @Test
+    void replayedMessagesGoInBeyondCapacityAndHoldNewOnesBack() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(4);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 2, 8);
+        for (int i = 0; i < 3; i++) {
+            mailbox.replay(Envelope.unlogged(message("replayed " + i)));
+        }
+        assertEquals(3, mailbox.size());
+        assertFalse(mailbox.reserve(), "over capacity until the replayed ones are handled");
+
+        mailbox.activate();
+        for (int waited = 0; mailbox.size() > 0 && waited < 5_000; waited += 5) {
+            Thread.sleep(5);
+        }
+        assertTrue(mailbox.reserve());
+        mailbox.enqueue(message("new"));
+
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("replayed 0", "replayed 1", "replayed 2", "new"), agent.contents);
+    }
+
+    @Test
     void closingHandlesWhatWasAdmittedThenStopsTheAgentOnce() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(5);
         Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 100, 2);
