@@ -171,10 +171,14 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             return registry.find(requested).orElseThrow(() -> new InvalidAgentRequestException(
                     "there is no device '" + requested + "'; GET /api/devices lists the joined devices"));
         }
-        // Sorted, so a seeded balancer makes the same choices whatever order the cache iterates in.
+        return balancer.select(joinedDevices()).orElseThrow(() -> new NoDeviceException(agentClass));
+    }
+
+    /** Sorted, so a seeded balancer makes the same choices whatever order the cache iterates in. */
+    private List<Device> joinedDevices() {
         List<Device> devices = new ArrayList<>(registry.all());
         devices.sort(Comparator.comparing(Device::id));
-        return balancer.select(devices).orElseThrow(() -> new NoDeviceException(agentClass));
+        return devices;
     }
 
     @Override
@@ -314,6 +318,9 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
                 c.close(4008, "no heartbeat for " + (now - c.lastSeen()) + " ms");
             }
         }
+        // Read once per sweep, and only if an agent needs a device: 16,000 agents waiting for one
+        // must not cost a registry read, a sort and an exception each, every second.
+        List<Device> joined = null;
         for (ClientAgentProxy proxy : proxies.values()) {
             if (proxy.stopped() || proxy.readingState()) {
                 continue; // on its way out (forget() follows), or being started elsewhere
@@ -322,11 +329,17 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             if (device != null && registry.find(device).isPresent() && !proxy.startOverdue(now)) {
                 continue;
             }
+            if (joined == null) {
+                joined = joinedDevices();
+            }
+            if (device == null && joined.isEmpty()) {
+                continue; // already waiting for a device, and there is still none
+            }
             if (device != null && proxy.startOverdue(now)) {
                 toDevice(device, DeviceFrames.stop(proxy.aid())); // so a late start there leaves no second copy running
             }
             proxy.detach();
-            replace(proxy);
+            replace(proxy, joined);
         }
     }
 
@@ -335,16 +348,14 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
      * no device joined, or its state unreadable (Cassandra down), it waits for a later sweep: an
      * agent never starts again from older state than it saved.
      */
-    private void replace(ClientAgentProxy proxy) {
+    private void replace(ClientAgentProxy proxy, List<Device> joined) {
         DirectoryEntry entry = directory.lookup(proxy.aid()).orElse(null);
         if (entry == null) {
             proxies.remove(proxy.aid());
             return;
         }
-        Device target;
-        try {
-            target = place(entry.agentClass(), null);
-        } catch (NoDeviceException none) {
+        Device target = balancer.select(joined).orElse(null);
+        if (target == null) {
             if (entry.device() != null) {
                 proxy.unlessStopped(() -> directory.update(entry.onDevice(null)));
             }
