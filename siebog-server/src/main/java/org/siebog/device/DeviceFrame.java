@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.spi.JsonProvider;
 
 /**
  * One device → server frame, read once by a streaming parser into its top-level fields. A nested
@@ -23,6 +24,8 @@ import jakarta.json.JsonReader;
 final class DeviceFrame {
 
     private static final JsonFactory JSON = new JsonFactory();
+    /** JSON-P, for the nested values the server reads as objects (messages, spawn arguments). */
+    private static final JsonProvider OBJECTS = JsonProvider.provider();
 
     /** A top-level field: its token, where its JSON text is in the frame, and a scalar's value. */
     private record Field(JsonToken token, int start, int end, Object scalar) {
@@ -127,7 +130,7 @@ final class DeviceFrame {
         if (f == null || f.token() != JsonToken.START_OBJECT) {
             return null;
         }
-        try (JsonReader reader = DeviceFrames.JSON.createReader(new StringReader(json(field)))) {
+        try (JsonReader reader = OBJECTS.createReader(new StringReader(json(field)))) {
             return reader.readObject();
         } catch (JsonException e) {
             throw new IllegalStateException("an object the streaming parser accepted: " + e.getMessage(), e);

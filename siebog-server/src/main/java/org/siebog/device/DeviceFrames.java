@@ -8,7 +8,6 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import jakarta.json.JsonObject;
-import jakarta.json.spi.JsonProvider;
 
 import org.siebog.agent.AID;
 import org.siebog.state.SavedState;
@@ -19,9 +18,6 @@ import org.siebog.state.SavedState;
  * unchanged from a device's frame, so it is neither parsed nor escaped again (a state may be 64 KiB).
  */
 final class DeviceFrames {
-
-    /** JSON-P, for the nested values the server reads as objects (messages, spawn arguments). */
-    static final JsonProvider JSON = JsonProvider.provider();
 
     private static final JsonFactory FRAMES = new JsonFactory();
 
