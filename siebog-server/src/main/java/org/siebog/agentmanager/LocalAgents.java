@@ -14,10 +14,9 @@ import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.delivery.AgentExecutor;
 import org.siebog.device.WebClientManagerBean;
 import org.siebog.delivery.AgentHost;
-import org.siebog.delivery.Envelope;
+import org.siebog.delivery.Journal;
 import org.siebog.delivery.Mailbox;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
@@ -51,9 +50,6 @@ public class LocalAgents {
 
     @Inject
     ReplicationLog log;
-
-    @Inject
-    AgentExecutor executor;
 
     @Inject
     WebClientManagerBean webClients;
@@ -111,7 +107,7 @@ public class LocalAgents {
      * it, messages flow again at once, otherwise it is started on another device.
      */
     public void adopt(DirectoryEntry entry, boolean deviceRunsIt) {
-        Mailbox mailbox = host.host(entry.aid(), webClients.proxy(entry), false);
+        Mailbox mailbox = host.host(entry.aid(), webClients.proxy(entry));
         directory.update(entry);
         webClients.adopted(entry.aid(), deviceRunsIt);
         mailbox.activate();
@@ -139,12 +135,10 @@ public class LocalAgents {
         }
         AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, log, record, logged.pending(entry.aid(), record));
         journal.moved(); // before the mailbox exists: from then on this node may log messages to the agent
-        Mailbox mailbox = host.host(entry.aid(), agent, false);
-        journal.attach(mailbox, executor.timer());
-        agent.restoreState(mailbox.context(), record.state());
-        for (Envelope envelope : journal.replayed()) {
-            mailbox.replay(envelope);
-        }
+        Mailbox mailbox = host.host(entry.aid(), agent, false, journal, prepared -> {
+            agent.restoreState(prepared.context(), record.state());
+            journal.replayed().forEach(prepared::replay); // ahead of anything a sender here admits next
+        });
         directory.update(entry.movedTo(cluster.name()));
         mailbox.activate();
         return true;
@@ -157,11 +151,8 @@ public class LocalAgents {
         } catch (NamingException | RuntimeException e) {
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
-        Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced());
         AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, log) : null;
-        if (journal != null) {
-            journal.attach(mailbox, executor.timer());
-        }
+        Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journal == null ? Journal.NONE : journal, prepared -> { });
         try {
             agent.start(mailbox.context(), entry.args());
         } catch (StateRefusedException e) { // its saved state cannot be read: a 503, not the agent's fault

@@ -3,6 +3,7 @@ package org.siebog.delivery;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,17 +30,24 @@ public class AgentHost {
      * until {@link Mailbox#activate()}, so nothing reaches the agent before it has started.
      */
     public Mailbox host(AID aid, Agent agent) {
-        return host(aid, agent, false);
+        return host(aid, agent, false, Journal.NONE, mailbox -> { });
     }
 
     /**
      * @param balanced this is one node's instance of a stateless agent that every node may handle:
      *                 the router balances messages to it rather than keeping them on this node
+     * @param journal  the agent's replication, in place before any sender can find the mailbox
+     *                 (a message admitted without it would not be logged)
+     * @param prepare  runs before the mailbox can be found, e.g. to put back replayed messages
+     *                 ahead of any new one
      */
-    public Mailbox host(AID aid, Agent agent, boolean balanced) {
+    public Mailbox host(AID aid, Agent agent, boolean balanced, Journal journal, Consumer<Mailbox> prepare) {
         PlatformConfig config = PlatformConfig.SYSTEM;
         Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router), agent, executor.nextLane(),
                 config.mailboxCapacity(), config.mailboxThroughput());
+        mailbox.journal(journal);
+        journal.attach(mailbox, executor.timer());
+        prepare.accept(mailbox);
         if (mailboxes.putIfAbsent(aid, mailbox) != null) {
             throw new IllegalStateException(aid + " is already hosted on this node");
         }

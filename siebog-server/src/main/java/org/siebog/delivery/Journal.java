@@ -1,6 +1,7 @@
 package org.siebog.delivery;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 import org.siebog.message.ACLMessage;
@@ -15,7 +16,20 @@ public interface Journal {
     Journal NONE = new Journal() {
     };
 
-    /** False when {@code id} was admitted (or refused) before: the message is a duplicate, drop it. */
+    /** Called once, before the mailbox can be found: where the journal asks for deferred saves. */
+    default void attach(Mailbox mailbox, ScheduledExecutorService saveTimer) {
+    }
+
+    /** True when {@code id} was admitted before: the message is a duplicate, drop it. Records nothing. */
+    default boolean seen(MessageId id) {
+        return false;
+    }
+
+    /**
+     * Records {@code id} as admitted, for a message whose mailbox slot is reserved; false when it
+     * was admitted meanwhile (the slot is then not used). A refused message is never recorded, so
+     * its sender may send it again.
+     */
     default boolean firstTime(MessageId id) {
         return true;
     }

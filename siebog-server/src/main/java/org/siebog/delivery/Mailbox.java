@@ -74,7 +74,7 @@ public final class Mailbox implements Runnable {
         return journal;
     }
 
-    /** Set once, before {@link #activate()}, for an agent whose state is replicated. */
+    /** Set once by {@link AgentHost}, before any sender can find the mailbox. */
     public void journal(Journal value) {
         journal = value;
     }

@@ -155,7 +155,7 @@ public class MessageRouter {
             }
             if (mailbox != null) {
                 MessageId id = origin.next(receiver);
-                if (mailbox.journal().firstTime(id)) {
+                if (!mailbox.journal().seen(id)) {
                     here.add(mailbox);
                     hereIds.add(id);
                 }
@@ -173,7 +173,11 @@ public class MessageRouter {
         }
         List<CompletableFuture<Void>> admissions = new ArrayList<>();
         for (int i = 0; i < here.size(); i++) {
-            admissions.add(logAndEnqueue(here.get(i), hereIds.get(i), message));
+            if (here.get(i).journal().firstTime(hereIds.get(i))) {
+                admissions.add(logAndEnqueue(here.get(i), hereIds.get(i), message));
+            } else {
+                here.get(i).cancelReservation(); // admitted meanwhile by a resend
+            }
         }
         elsewhere.forEach((receiver, node) -> admissions.add(remote.deliver(node, receiver, origin.next(receiver), message)));
         return CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new));
@@ -198,13 +202,22 @@ public class MessageRouter {
         return local.instanceOf(entry);
     }
 
-    /** A duplicate is answered as admitted and dropped; a message that finds the mailbox full is refused. */
+    /**
+     * A duplicate is answered as admitted and dropped; a message that finds the mailbox full is
+     * refused, and its identity stays unused, so a sender that tries again later is not taken for
+     * a duplicate.
+     */
     private static CompletableFuture<Void> admit(Mailbox mailbox, MessageId id, ACLMessage message) {
-        if (!mailbox.journal().firstTime(id)) {
+        Journal journal = mailbox.journal();
+        if (journal.seen(id)) {
             return DONE;
         }
         if (!mailbox.reserve()) {
             throw new MailboxFullException(mailbox.owner(), mailbox.capacity());
+        }
+        if (!journal.firstTime(id)) {
+            mailbox.cancelReservation(); // admitted meanwhile by a resend
+            return DONE;
         }
         return logAndEnqueue(mailbox, id, message);
     }
@@ -212,7 +225,8 @@ public class MessageRouter {
     /** For a reserved slot: lets the message into the mailbox; completes once its admission may be acknowledged. */
     private static CompletableFuture<Void> logAndEnqueue(Mailbox mailbox, MessageId id, ACLMessage message) {
         return mailbox.journal().admit(id, message, mailbox::enqueue).exceptionally(failure -> {
-            throw new RemoteNodeException("the message to " + mailbox.owner() + " could not be replicated: " + failure);
+            // The agent may still handle it (it is in the mailbox), but it would not survive a crash of this node.
+            throw new RemoteNodeException("the message to " + mailbox.owner() + " was admitted but could not be replicated: " + failure);
         });
     }
 

@@ -27,11 +27,16 @@ import org.siebog.message.MessageId;
  *
  * <p>Admission: a message's identity is checked against those admitted before (a duplicate is
  * dropped, answered as admitted), it gets the next inbox position and reaches the mailbox, and its
- * admission is acknowledged once it is logged on two nodes (until then its sender keeps it). After each run of messages the agent's state is saved with the
- * position it has handled up to, once every message it sent meanwhile has been admitted by its
- * receiver: so after a crash, either a sent message is held by its receiver, or the handler that
- * sent it runs again from the saved state and sends it again under the same identity, and the
- * receiver drops the copy.
+ * admission is acknowledged once it is logged on two nodes (until then its sender keeps it). After
+ * each run of messages the agent's state is saved with the position it has handled up to, once
+ * every message it sent meanwhile has been admitted by its receiver: so after a crash, either a
+ * sent message is held by its receiver, or the handler that sent it runs again from the saved
+ * state and sends it again under the same identity, and the receiver drops the copy.
+ *
+ * <p>A saved record holds the identities of the messages its state has <em>handled</em>, not of
+ * all those admitted: one admitted after the handled position is either in the log (and replayed,
+ * its identity with it) or was never acknowledged, and then its sender sends it again after the
+ * crash, which must not be dropped as a duplicate.
  */
 public final class AgentJournal implements Journal, Origin {
 
@@ -41,7 +46,10 @@ public final class AgentJournal implements Journal, Origin {
     private final Agent agent;
     private final ReplicationLog log;
 
-    private final Map<String, DedupWindow> admitted;
+    /** Identities admitted here (and replayed into the mailbox): what a live duplicate is checked against. */
+    private final Map<String, DedupWindow> admitted = new HashMap<>();
+    /** Identities of the messages up to {@code savedUpTo}: what a saved record holds. */
+    private final Map<String, DedupWindow> handled = new HashMap<>();
     private final Map<String, Long> sent;
     private final long incarnation;
     private long nextSeq;
@@ -50,6 +58,8 @@ public final class AgentJournal implements Journal, Origin {
     private final ArrayDeque<LoggedMessage> uncovered = new ArrayDeque<>();
     /** A resumed agent's logged messages that it had not handled. */
     private List<Envelope> replayed = List.of();
+    /** The replayed messages no save has covered yet, in position order. */
+    private final ArrayDeque<Envelope> replayedUnsaved = new ArrayDeque<>();
     /** The record a resumed agent carries on from, until {@link #moved()} has pointed it here. */
     private AgentRecord resumedFrom;
     /**
@@ -78,11 +88,10 @@ public final class AgentJournal implements Journal, Origin {
     /** A save is due once the one in flight is written. */
     private boolean waitingForWriter;
 
-    /** Where the journal asks for a deferred save; set when the agent is hosted. */
+    @Override
     public void attach(Mailbox hostMailbox, ScheduledExecutorService saveTimer) {
         this.mailbox = hostMailbox;
         this.timer = saveTimer;
-        hostMailbox.journal(this);
     }
 
     private AgentJournal(AID aid, Agent agent, ReplicationLog log, AgentRecord record, long nextSeq) {
@@ -90,7 +99,10 @@ public final class AgentJournal implements Journal, Origin {
         this.incarnation = record.incarnation();
         this.agent = agent;
         this.log = log;
-        this.admitted = new HashMap<>(record.admitted());
+        record.handled().forEach((origin, window) -> {
+            admitted.put(origin, window.copy());
+            handled.put(origin, window.copy());
+        });
         this.sent = new HashMap<>(record.sent());
         this.savedUpTo = record.handledSeq();
         this.nextSeq = nextSeq;
@@ -106,9 +118,7 @@ public final class AgentJournal implements Journal, Origin {
     public void started() {
         AgentRecord first;
         synchronized (this) {
-            Map<String, DedupWindow> windows = new HashMap<>();
-            admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
-            first = new AgentRecord(agent.saveState(), 0, windows, Map.copyOf(sent), incarnation, rangesAfter(0));
+            first = new AgentRecord(agent.saveState(), 0, Map.of(), Map.copyOf(sent), incarnation, rangesAfter(0));
         }
         log.saveNow(aid, first);
     }
@@ -125,6 +135,7 @@ public final class AgentJournal implements Journal, Origin {
             journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
         }
         journal.replayed = pending;
+        journal.replayedUnsaved.addAll(pending);
         journal.resumedFrom = record;
         journal.replayedUpTo = last;
         journal.inherited = record.ranges().stream().map(r -> r.endingAt(last)).toList();
@@ -151,6 +162,15 @@ public final class AgentJournal implements Journal, Origin {
     /** For a resumed agent: the logged messages it had not handled, to put back in its mailbox in order. */
     public List<Envelope> replayed() {
         return replayed;
+    }
+
+    @Override
+    public synchronized boolean seen(MessageId id) {
+        if (id == null) {
+            return false;
+        }
+        DedupWindow window = admitted.get(id.origin());
+        return window != null && window.contains(id.counter());
     }
 
     @Override
@@ -218,12 +238,17 @@ public final class AgentJournal implements Journal, Origin {
                 LOG.log(Level.WARNING, e, () -> "the state of " + aid + " could not be saved; it is replicated as of inbox position " + savedUpTo);
                 return;
             }
-            Map<String, DedupWindow> windows = new HashMap<>();
-            admitted.forEach((origin, window) -> windows.put(origin, window.copy()));
             List<CompletableFuture<InboxSegment>> covered = new ArrayList<>();
             while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
-                covered.add(uncovered.poll().written());
+                LoggedMessage m = uncovered.poll();
+                markHandled(m.id());
+                covered.add(m.written());
             }
+            while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {
+                markHandled(replayedUnsaved.poll().id());
+            }
+            Map<String, DedupWindow> windows = new HashMap<>();
+            handled.forEach((origin, window) -> windows.put(origin, window.copy()));
             record = new AgentRecord(state, seq, windows, Map.copyOf(sent), incarnation, rangesAfter(seq));
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
@@ -231,6 +256,12 @@ public final class AgentJournal implements Journal, Origin {
             // Refused outputs come back as FAILURE messages; either way they are settled.
             lastSave = CompletableFuture.allOf(outputs.handle((ok, refused) -> null), lastSave)
                     .thenCompose(ignored -> log.save(aid, record, covered));
+        }
+    }
+
+    private void markHandled(MessageId id) {
+        if (id != null) {
+            handled.computeIfAbsent(id.origin(), o -> new DedupWindow()).add(id.counter());
         }
     }
 

@@ -14,17 +14,17 @@ import java.util.Map;
 
 /**
  * What the {@code agent-state} cache keeps of a stateful agent: its state after handling inbox
- * positions up to {@code handledSeq}, which message identities it has admitted, and how many
+ * positions up to {@code handledSeq}, the identities of the messages that state has handled, and how many
  * messages it has sent to each receiver (so a replayed handler sends under the same identities).
  * {@code incarnation} tells this agent's logged messages from those of an earlier agent of the
  * same name (inbox positions start again at 1 for each). {@code ranges} say where in the inbox log
  * the messages after {@code handledSeq} are, so a takeover reads those segments only.
  */
-public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> admitted, Map<String, Long> sent,
+public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> handled, Map<String, Long> sent,
         long incarnation, List<LogRange> ranges) {
 
     AgentRecord withRanges(List<LogRange> newRanges) {
-        return new AgentRecord(state, handledSeq, admitted, sent, incarnation, newRanges);
+        return new AgentRecord(state, handledSeq, handled, sent, incarnation, newRanges);
     }
 
     String encode() {
@@ -33,13 +33,15 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             out.writeInt(state.length);
             out.write(state);
             out.writeLong(handledSeq);
-            out.writeInt(admitted.size());
-            for (Map.Entry<String, DedupWindow> e : admitted.entrySet()) {
+            out.writeInt(handled.size());
+            for (Map.Entry<String, DedupWindow> e : handled.entrySet()) {
                 out.writeUTF(e.getKey());
                 out.writeLong(e.getValue().low());
-                out.writeInt(e.getValue().above().size());
-                for (long counter : e.getValue().above()) {
-                    out.writeLong(counter);
+                List<DedupWindow.Run> runs = e.getValue().runs();
+                out.writeInt(runs.size());
+                for (DedupWindow.Run run : runs) {
+                    out.writeLong(run.first());
+                    out.writeLong(run.last());
                 }
             }
             out.writeInt(sent.size());
@@ -64,15 +66,15 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(encoded)))) {
             byte[] state = in.readNBytes(in.readInt());
             long handledSeq = in.readLong();
-            Map<String, DedupWindow> admitted = new HashMap<>();
+            Map<String, DedupWindow> handled = new HashMap<>();
             for (int i = in.readInt(); i > 0; i--) {
                 String origin = in.readUTF();
                 long low = in.readLong();
-                List<Long> above = new ArrayList<>();
+                List<DedupWindow.Run> runs = new ArrayList<>();
                 for (int j = in.readInt(); j > 0; j--) {
-                    above.add(in.readLong());
+                    runs.add(new DedupWindow.Run(in.readLong(), in.readLong()));
                 }
-                admitted.put(origin, new DedupWindow(low, above));
+                handled.put(origin, new DedupWindow(low, runs));
             }
             Map<String, Long> sent = new HashMap<>();
             for (int i = in.readInt(); i > 0; i--) {
@@ -83,7 +85,7 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (int i = in.readInt(); i > 0; i--) {
                 ranges.add(new LogRange(in.readUTF(), in.readLong(), in.readLong()));
             }
-            return new AgentRecord(state, handledSeq, admitted, sent, incarnation, ranges);
+            return new AgentRecord(state, handledSeq, handled, sent, incarnation, ranges);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable agent record", e);
         }

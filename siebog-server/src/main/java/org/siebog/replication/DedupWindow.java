@@ -1,39 +1,70 @@
 package org.siebog.replication;
 
-import java.util.TreeSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The counters one origin's messages to one agent have used: everything up to {@code low}, plus
- * the few above it that arrived early. Counters are handed out 1, 2, 3, ... and each is admitted
- * or refused once (a refusal counts, see {@code AgentJournal}), so the gaps close and the window
- * stays small even though resends may arrive out of order.
+ * The counters of one origin's messages to one agent that count as seen: everything up to
+ * {@code low}, plus runs of consecutive counters above it that arrived early or around a hole.
+ * Counters are handed out 1, 2, 3, ... but not every one is recorded (a message refused because
+ * the mailbox was full is not: it may come again), so holes stay open; holding runs rather than
+ * single counters keeps a window with holes as small as its number of holes.
  */
 final class DedupWindow {
 
-    /** Counters held above a gap before the gap is given up on (resends come within seconds, not thousands of messages later). */
-    static final int MAX_ABOVE = 10_000;
+    /** Holes kept before the oldest is given up on (resends come within seconds, not a thousand holes later). */
+    static final int MAX_RUNS = 1_000;
+
+    /** Consecutive counters {@code first..last}, all seen. */
+    record Run(long first, long last) {
+    }
 
     private long low;
-    private final TreeSet<Long> above = new TreeSet<>();
+    /** Runs above {@code low + 1}, by first counter; never adjacent to each other or to {@code low}. */
+    private final TreeMap<Long, Long> runs = new TreeMap<>();
 
     DedupWindow() {
     }
 
-    DedupWindow(long low, Iterable<Long> above) {
+    DedupWindow(long low, List<Run> runs) {
         this.low = low;
-        above.forEach(this.above::add);
+        runs.forEach(r -> this.runs.put(r.first(), r.last()));
+    }
+
+    boolean contains(long counter) {
+        if (counter <= low) {
+            return true;
+        }
+        Map.Entry<Long, Long> below = runs.floorEntry(counter);
+        return below != null && below.getValue() >= counter;
     }
 
     /** Records {@code counter}; false if it was recorded before. */
     boolean add(long counter) {
-        if (counter <= low || !above.add(counter)) {
+        if (contains(counter)) {
             return false;
         }
-        if (above.size() > MAX_ABOVE) {
-            low = above.first() - 1; // the oldest gap was a message that never arrived
+        long first = counter;
+        long last = counter;
+        Map.Entry<Long, Long> below = runs.floorEntry(counter);
+        if (below != null && below.getValue() == counter - 1) {
+            first = below.getKey();
+            runs.remove(first);
         }
-        while (!above.isEmpty() && above.first() == low + 1) {
-            low = above.pollFirst();
+        Long after = runs.get(counter + 1);
+        if (after != null) {
+            runs.remove(counter + 1);
+            last = after;
+        }
+        if (first == low + 1) {
+            low = last;
+        } else {
+            runs.put(first, last);
+        }
+        if (runs.size() > MAX_RUNS) {
+            low = runs.pollFirstEntry().getValue(); // the oldest hole was a message that never came again
         }
         return true;
     }
@@ -42,11 +73,16 @@ final class DedupWindow {
         return low;
     }
 
-    TreeSet<Long> above() {
-        return above;
+    List<Run> runs() {
+        List<Run> list = new ArrayList<>(runs.size());
+        runs.forEach((first, last) -> list.add(new Run(first, last)));
+        return list;
     }
 
     DedupWindow copy() {
-        return new DedupWindow(low, above);
+        DedupWindow copy = new DedupWindow();
+        copy.low = low;
+        copy.runs.putAll(runs);
+        return copy;
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -45,11 +46,12 @@ public final class LogReader {
 
     /**
      * The logged messages of {@code record}'s incarnation of {@code aid} after its handled
-     * position, in order, up to the first position never written; a message id seen twice is
-     * replayed once.
+     * position, in order; a message id seen twice is replayed once. A position may be missing (its
+     * segment's write failed and its sender was told so); the messages after it are replayed all
+     * the same, as their senders were told they were admitted.
      */
     public List<Envelope> pending(AID aid, AgentRecord record) {
-        Map<Long, SegmentCodec.Entry> bySeq = new HashMap<>();
+        TreeMap<Long, SegmentCodec.Entry> bySeq = new TreeMap<>();
         for (LogRange range : record.ranges()) {
             Optional<WriterManifest> manifest = manifest(range.writer());
             if (manifest.isEmpty()) {
@@ -65,7 +67,14 @@ public final class LogReader {
                 }
             }
         }
-        return inOrder(bySeq, record.handledSeq());
+        List<Envelope> pending = new ArrayList<>();
+        Set<MessageId> seen = new HashSet<>();
+        for (SegmentCodec.Entry e : bySeq.values()) {
+            if (seen.add(e.id())) {
+                pending.add(e.envelope());
+            }
+        }
+        return pending;
     }
 
     /** The blocks holding {@code manifest}'s candidate numbers at or past {@code from}, ascending. */
@@ -77,21 +86,6 @@ public final class LogReader {
             }
         });
         return blocks;
-    }
-
-    /** The entries after {@code handledSeq}, up to the first missing position, each message id once. */
-    static List<Envelope> inOrder(Map<Long, SegmentCodec.Entry> bySeq, long handledSeq) {
-        List<Envelope> pending = new ArrayList<>();
-        Set<MessageId> seen = new HashSet<>();
-        for (long seq = handledSeq + 1;; seq++) {
-            SegmentCodec.Entry e = bySeq.get(seq);
-            if (e == null) {
-                return pending;
-            }
-            if (seen.add(e.id())) {
-                pending.add(e.envelope());
-            }
-        }
     }
 
     private Optional<WriterManifest> manifest(String writer) {

@@ -49,6 +49,7 @@ public class ReplicationLog {
 
     private static final Logger LOG = Logger.getLogger(ReplicationLog.class.getName());
     private static final int MAX_BATCH = 1024;
+    private static final int WRITE_ATTEMPTS = 4;
 
     private AdvancedCache<String, String> inbox;
     private AdvancedCache<String, String> states;
@@ -188,7 +189,7 @@ public class ReplicationLog {
                 // Listed before the write and kept if it fails: a write that timed out may still have
                 // been stored, and a number listed for nothing costs a reader one missing key.
                 liveSegments.add(segment.number());
-                inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(segment.key(), SegmentCodec.encode(batch));
+                store(segment.key(), SegmentCodec.encode(batch));
                 batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -198,6 +199,27 @@ public class ReplicationLog {
                 batch.forEach(m -> m.written().completeExceptionally(e));
             }
             batch.clear();
+        }
+    }
+
+    /**
+     * Writes a segment, trying again a few times: a write that fails during a view change usually
+     * succeeds a moment later, and until it does, the senders of its messages wait rather than
+     * being told their messages may not survive a crash. Later segments wait too, so the log
+     * stays in admission order.
+     */
+    private void store(String key, String segment) throws InterruptedException {
+        for (int attempt = 1;; attempt++) {
+            try {
+                inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(key, segment);
+                return;
+            } catch (RuntimeException e) {
+                if (attempt == WRITE_ATTEMPTS || !running) {
+                    throw e;
+                }
+                LOG.log(Level.INFO, "writing inbox segment {0} failed ({1}); trying again", new Object[] {key, e.toString()});
+                Thread.sleep(100L << attempt);
+            }
         }
     }
 

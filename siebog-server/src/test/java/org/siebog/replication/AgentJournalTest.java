@@ -1,6 +1,8 @@
 package org.siebog.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +18,11 @@ import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 import org.siebog.message.Performative;
 
-/** The log ranges a journal's records name: where a takeover finds what a record does not cover. */
-class AgentJournalRangesTest {
+/**
+ * What a journal's records hold: the log ranges where a takeover finds what a record does not
+ * cover, and the identities of the messages the saved state has handled.
+ */
+class AgentJournalTest {
 
     private static final AID A = AID.parse("a@siebog");
 
@@ -78,8 +83,16 @@ class AgentJournalRangesTest {
     private final FakeLog log = new FakeLog();
     private final List<Envelope> mailbox = new ArrayList<>();
 
+    /** As the router admits: the identity is recorded, then the message gets a position. */
     private void admit(AgentJournal journal, long counter) {
-        journal.admit(new MessageId("sender/x", counter), ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+        MessageId id = new MessageId("sender/x", counter);
+        assertTrue(journal.firstTime(id));
+        journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+    }
+
+    private static boolean holds(AgentRecord record, long counter) {
+        DedupWindow window = record.handled().get("sender/x");
+        return window != null && window.contains(counter);
     }
 
     private static Envelope envelope(long seq) {
@@ -134,5 +147,46 @@ class AgentJournalRangesTest {
         AgentJournal journal = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of());
         journal.moved();
         assertEquals(List.of(LogRange.open("here/boot", 50)), log.last().ranges());
+    }
+
+    @Test
+    void aRecordHoldsTheIdentitiesOfHandledMessagesOnly() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        journal.started();
+        admit(journal, 1);
+        admit(journal, 2);
+        admit(journal, 3);
+        journal.handledUpTo(2, true);
+        AgentRecord saved = log.last();
+        assertTrue(holds(saved, 1) && holds(saved, 2));
+        assertFalse(holds(saved, 3)); // if its log write never finished, its sender sends it again after a crash
+        assertTrue(journal.seen(new MessageId("sender/x", 3))); // while this node lives, it is a duplicate
+
+        AgentJournal resumed = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of());
+        assertTrue(resumed.seen(new MessageId("sender/x", 2)));
+        assertTrue(resumed.firstTime(new MessageId("sender/x", 3)));
+    }
+
+    @Test
+    void replayedMessagesAreDuplicatesAtOnceAndInTheRecordOnceHandled() {
+        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), Map.of(), 7, List.of(LogRange.open("dead/boot", 30)));
+        AgentJournal journal = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of(envelope(11), envelope(12)));
+        assertTrue(journal.seen(new MessageId("sender/x", 111)));
+        assertFalse(journal.firstTime(new MessageId("sender/x", 112)));
+        journal.moved();
+        assertFalse(holds(log.last(), 111));
+        journal.handledUpTo(11, true);
+        assertTrue(holds(log.last(), 111));
+        assertFalse(holds(log.last(), 112));
+    }
+
+    @Test
+    void aRefusedIdentityIsNotRecorded() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        MessageId refused = new MessageId("sender/x", 1); // the router found the mailbox full: firstTime never called
+        assertFalse(journal.seen(refused));
+        admit(journal, 2);
+        assertFalse(journal.seen(refused));
+        admit(journal, 1); // sent again later: admitted
     }
 }
