@@ -12,7 +12,6 @@ import java.util.logging.Logger;
 
 import org.siebog.agent.AID;
 import org.siebog.message.ACLMessage;
-import org.siebog.message.ACLMessageJson;
 import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
 
@@ -94,7 +93,7 @@ final class NodeLink implements Runnable {
         Wire.Writer request = new Wire.Writer().op(Wire.Op.DELIVER).integer(batch.size());
         for (Outgoing o : batch) {
             request.string(o.receiver().toString()).string(o.id().origin()).int64(o.id().counter())
-                    .string(ACLMessageJson.write(o.message()));
+                    .message(o.message());
         }
         cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
             if (failure != null) {

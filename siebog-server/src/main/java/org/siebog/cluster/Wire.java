@@ -9,14 +9,23 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
+import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.Performative;
 import org.siebog.platform.SiebogException;
 
 /**
  * The bytes between nodes: a request is an {@link Op} and its fields; strings are length-prefixed
- * UTF-8 (message contents can exceed {@code writeUTF}'s 64 KiB). A refusal travels as the serialised
+ * UTF-8 (message contents can exceed {@code writeUTF}'s 64 KiB). An ACL message travels as its
+ * fields in order, not as JSON: nodes of one build read what they wrote, and every message that
+ * crosses the cluster is written and read once. A refusal travels as the serialised
  * {@link SiebogException}, so the caller's node rethrows the very type the owner threw (a full
  * mailbox stays a 503, a taken name a 409).
  */
@@ -34,6 +43,8 @@ public final class Wire {
         /** A device's report about a client agent whose proxy is on the receiving node. */
         DEVICE_EVENT
     }
+
+    private static final Performative[] PERFORMATIVES = Performative.values();
 
     private Wire() {
     }
@@ -74,6 +85,23 @@ public final class Wire {
             integer(map.size());
             map.forEach((k, v) -> string(k).string(v));
             return this;
+        }
+
+        public Writer message(ACLMessage m) {
+            write(() -> out.writeByte(m.performative().ordinal()));
+            aid(m.sender()).integer(m.receivers().size());
+            m.receivers().forEach(this::aid);
+            aid(m.replyTo()).string(m.content()).string(m.language()).string(m.encoding()).string(m.ontology())
+                    .string(m.protocol()).string(m.conversationId()).string(m.replyWith()).string(m.inReplyTo());
+            bool(m.replyBy() != null);
+            if (m.replyBy() != null) {
+                int64(m.replyBy().getEpochSecond()).integer(m.replyBy().getNano());
+            }
+            return map(m.userProperties());
+        }
+
+        private Writer aid(AID aid) {
+            return string(aid == null ? null : aid.toString());
         }
 
         /** null for success, or the refusal. */
@@ -145,6 +173,23 @@ public final class Wire {
                 map.put(string(), string());
             }
             return map;
+        }
+
+        public ACLMessage message() throws IOException {
+            Performative performative = PERFORMATIVES[in.readUnsignedByte()];
+            AID sender = aid();
+            List<AID> receivers = new ArrayList<>();
+            for (int i = integer(); i > 0; i--) {
+                receivers.add(aid());
+            }
+            return new ACLMessage(performative, sender, receivers, aid(), string(), string(), string(), string(),
+                    string(), string(), string(), string(), bool() ? Instant.ofEpochSecond(int64(), integer()) : null,
+                    new TreeMap<>(map()));
+        }
+
+        private AID aid() throws IOException {
+            String text = string();
+            return text == null ? null : AID.parse(text);
         }
 
         /** null for success, or the refusal the other node sent. */

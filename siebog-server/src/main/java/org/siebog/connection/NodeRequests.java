@@ -22,7 +22,7 @@ import org.siebog.cluster.RemoteNodeException;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.device.WebClientManagerBean;
-import org.siebog.message.ACLMessageJson;
+import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
 
@@ -96,10 +96,10 @@ public class NodeRequests implements RequestHandler {
         for (int i = 0; i < n; i++) {
             AID receiver = AID.parse(request.string());
             MessageId id = new MessageId(request.string(), request.int64());
-            String json = request.string();
+            ACLMessage message = request.message();
             CompletableFuture<Void> admitted;
             try {
-                admitted = router.admitHere(receiver, id, ACLMessageJson.read(json));
+                admitted = router.admitHere(receiver, id, message);
             } catch (SiebogException refusal) {
                 admitted = CompletableFuture.failedFuture(refusal);
             }

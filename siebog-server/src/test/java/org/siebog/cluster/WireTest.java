@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.time.Instant;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
 import org.siebog.message.MailboxFullException;
+import org.siebog.message.Performative;
 import org.siebog.platform.SiebogException;
 
 class WireTest {
@@ -37,5 +40,19 @@ class WireTest {
         SiebogException back = in.outcome();
         assertInstanceOf(MailboxFullException.class, back);
         assertEquals(full.getMessage(), back.getMessage());
+    }
+
+    @Test
+    void aMessageComesBackEqual() throws Exception {
+        ACLMessage full = ACLMessage.builder(Performative.REQUEST).sender(AID.parse("a@siebog"))
+                .receiver(AID.parse("b@siebog")).receiver(AID.parse("c@other")).replyTo(AID.parse("d@siebog"))
+                .content("héllo ☃").language("en").encoding("utf-8").ontology("o").protocol("p").conversationId("c1")
+                .replyWith("r1").inReplyTo("r0").replyBy(Instant.parse("2026-11-22T07:00:00.123456789Z"))
+                .userProperty("k", "v").userProperty("a", "").build();
+        ACLMessage bare = ACLMessage.builder(Performative.INFORM).receiver(AID.parse("b@siebog")).build();
+        byte[] bytes = new Wire.Writer().message(full).message(bare).toBytes();
+        Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
+        assertEquals(full, in.message());
+        assertEquals(bare, in.message());
     }
 }
