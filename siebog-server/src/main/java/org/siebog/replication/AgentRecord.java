@@ -7,7 +7,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,7 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
         return new AgentRecord(state, handledSeq, handled, sent, incarnation, newRanges);
     }
 
-    String encode() {
+    byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(state.length + 64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(state.length);
@@ -59,11 +58,11 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Base64.getEncoder().encodeToString(bytes.toByteArray());
+        return bytes.toByteArray();
     }
 
-    static AgentRecord decode(String encoded) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(encoded)))) {
+    static AgentRecord decode(byte[] encoded) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
             byte[] state = in.readNBytes(in.readInt());
             long handledSeq = in.readLong();
             Map<String, DedupWindow> handled = new HashMap<>();

@@ -52,7 +52,8 @@ public class ReplicationLog {
     private static final int WRITE_ATTEMPTS = 4;
 
     private AdvancedCache<String, String> inbox;
-    private AdvancedCache<String, String> states;
+    /** Records as the bytes {@link AgentRecord#encode()} writes: stored and replicated as they are, never marshalled field by field. */
+    private AdvancedCache<String, byte[]> states;
 
     @Resource(lookup = "java:jboss/infinispan/cache/siebog/inbox")
     void setInbox(Cache<String, String> injected) {
@@ -60,7 +61,7 @@ public class ReplicationLog {
     }
 
     @Resource(lookup = "java:jboss/infinispan/cache/siebog/agent-state")
-    void setStates(Cache<String, String> injected) {
+    void setStates(Cache<String, byte[]> injected) {
         states = StringCaches.raw(injected);
     }
 
@@ -142,7 +143,7 @@ public class ReplicationLog {
     }
 
     public Optional<AgentRecord> load(AID aid) {
-        String encoded = states.get(aid.toString());
+        byte[] encoded = states.get(aid.toString());
         return encoded == null ? Optional.empty() : Optional.of(AgentRecord.decode(encoded));
     }
 
@@ -240,7 +241,7 @@ public class ReplicationLog {
             try {
                 batch.add(stateWrites.take());
                 stateWrites.drainTo(batch, MAX_BATCH - 1);
-                Map<String, String> latest = new HashMap<>();
+                Map<String, byte[]> latest = new HashMap<>();
                 for (StateWrite w : batch) {
                     latest.put(w.aid().toString(), w.record().encode());
                 }
