@@ -56,6 +56,8 @@ public final class AgentJournal implements Journal, Origin {
     private long savedUpTo;
     /** Messages logged (or being logged) and not yet covered by a save, in position order. */
     private final ArrayDeque<LoggedMessage> uncovered = new ArrayDeque<>();
+    /** The log entries covered by a save that failed, to release with the next one. */
+    private final List<CompletableFuture<InboxSegment>> unreleased = new ArrayList<>();
     /** A resumed agent's logged messages that it had not handled. */
     private List<Envelope> replayed = List.of();
     /** The replayed messages no save has covered yet, in position order. */
@@ -238,7 +240,8 @@ public final class AgentJournal implements Journal, Origin {
                 LOG.log(Level.WARNING, e, () -> "the state of " + aid + " could not be saved; it is replicated as of inbox position " + savedUpTo);
                 return;
             }
-            List<CompletableFuture<InboxSegment>> covered = new ArrayList<>();
+            List<CompletableFuture<InboxSegment>> covered = new ArrayList<>(unreleased);
+            unreleased.clear();
             while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
                 LoggedMessage m = uncovered.poll();
                 markHandled(m.id());
@@ -255,8 +258,18 @@ public final class AgentJournal implements Journal, Origin {
             savedUpTo = seq;
             // Refused outputs come back as FAILURE messages; either way they are settled.
             lastSave = CompletableFuture.allOf(outputs.handle((ok, refused) -> null), lastSave)
-                    .thenCompose(ignored -> log.save(aid, record, covered));
+                    .thenCompose(ignored -> log.save(aid, record, covered))
+                    .thenAccept(stored -> {
+                        if (!stored) {
+                            carryOver(covered);
+                        }
+                    });
         }
+    }
+
+    /** A record that was not stored released nothing: the next save releases what it covered. */
+    private synchronized void carryOver(List<CompletableFuture<InboxSegment>> covered) {
+        unreleased.addAll(covered);
     }
 
     private void markHandled(MessageId id) {

@@ -29,7 +29,9 @@ class AgentJournalTest {
     /** A log that stores nothing: records are kept here, segment numbers are set by the test. */
     private static final class FakeLog extends ReplicationLog {
         final List<AgentRecord> saved = new ArrayList<>();
+        final List<Integer> coveredPerSave = new ArrayList<>();
         long next = 1;
+        boolean failSaves;
 
         @Override
         long nextSegment() {
@@ -49,7 +51,8 @@ class AgentJournalTest {
         @Override
         CompletableFuture<Boolean> save(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered) {
             saved.add(record);
-            return CompletableFuture.completedFuture(true);
+            coveredPerSave.add(covered.size());
+            return CompletableFuture.completedFuture(!failSaves);
         }
 
         AgentRecord last() {
@@ -188,5 +191,20 @@ class AgentJournalTest {
         admit(journal, 2);
         assertFalse(journal.seen(refused));
         admit(journal, 1); // sent again later: admitted
+    }
+
+    @Test
+    void whatAFailedSaveCoveredIsReleasedByTheNextOne() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        admit(journal, 1);
+        log.failSaves = true;
+        journal.handledUpTo(1, true);
+        log.failSaves = false;
+        admit(journal, 2);
+        journal.handledUpTo(2, true);
+        assertEquals(List.of(1, 2), log.coveredPerSave); // message 1's log entry is not left held forever
+        admit(journal, 3);
+        journal.handledUpTo(3, true);
+        assertEquals(1, log.coveredPerSave.get(2));
     }
 }
