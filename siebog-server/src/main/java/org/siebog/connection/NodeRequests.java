@@ -94,7 +94,7 @@ public class NodeRequests implements RequestHandler {
         int n = request.integer();
         List<CompletableFuture<Void>> admissions = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            AID receiver = AID.parse(request.string());
+            AID receiver = request.aid();
             MessageId id = new MessageId(request.string(), request.int64());
             ACLMessage message = request.message();
             CompletableFuture<Void> admitted;
