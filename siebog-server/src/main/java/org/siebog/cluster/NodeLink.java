@@ -92,7 +92,7 @@ final class NodeLink implements Runnable {
     private void send(List<Outgoing> batch) {
         Wire.Writer request = new Wire.Writer().op(Wire.Op.DELIVER).integer(batch.size());
         for (Outgoing o : batch) {
-            request.string(o.receiver().toString()).string(o.id().origin()).int64(o.id().counter())
+            request.aid(o.receiver()).string(o.id().origin()).int64(o.id().counter())
                     .message(o.message());
         }
         cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {

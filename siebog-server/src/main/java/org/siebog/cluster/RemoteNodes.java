@@ -111,7 +111,7 @@ public class RemoteNodes {
 
     /** Passes a device's report ({@code op}: started, ack, ...) to the node holding the agent's proxy. */
     public void deviceEvent(String node, AID aid, String device, String op, long seq, String detail) {
-        tell(node, new Wire.Writer().op(Wire.Op.DEVICE_EVENT).string(aid.toString()).string(device).string(op).int64(seq).string(detail));
+        tell(node, new Wire.Writer().op(Wire.Op.DEVICE_EVENT).aid(aid).string(device).string(op).int64(seq).string(detail));
     }
 
     /** A request whose answer nobody waits for: a failure is only logged (the device sweep repairs what it affects). */
@@ -125,7 +125,7 @@ public class RemoteNodes {
 
     /** Stops an agent (or a balanced agent's instance) on {@code node}. */
     public void stop(String node, AID aid, boolean unregister) {
-        call(node, new Wire.Writer().op(Wire.Op.STOP).string(aid.toString()).bool(unregister));
+        call(node, new Wire.Writer().op(Wire.Op.STOP).aid(aid).bool(unregister));
     }
 
     private void call(String node, Wire.Writer request) {

@@ -110,7 +110,7 @@ public final class Wire {
             return map(m.userProperties());
         }
 
-        private Writer aid(AID aid) {
+        public Writer aid(AID aid) {
             return string(aid == null ? null : aid.toString());
         }
 

@@ -73,7 +73,7 @@ public class NodeRequests implements RequestHandler {
                 response.send(answer(() -> { }), false);
             }
             case DEVICE_EVENT -> {
-                AID aid = AID.parse(request.string());
+                AID aid = request.aid();
                 String device = request.string();
                 String op = request.string();
                 long seq = request.int64();
@@ -82,7 +82,7 @@ public class NodeRequests implements RequestHandler {
                 response.send(answer(() -> { }), false);
             }
             case STOP -> {
-                AID aid = AID.parse(request.string());
+                AID aid = request.aid();
                 boolean unregister = request.bool();
                 workers.execute(() -> response.send(answer(() -> local.stop(aid, unregister)), false));
             }
