@@ -58,9 +58,7 @@ public final class AgentJournal implements Journal, Origin {
     private final ArrayDeque<LoggedMessage> uncovered = new ArrayDeque<>();
     /** The log entries covered by a save that failed, to release with the next one. */
     private final List<CompletableFuture<InboxSegment>> unreleased = new ArrayList<>();
-    /** A resumed agent's logged messages that it had not handled. */
-    private List<Envelope> replayed = List.of();
-    /** The replayed messages no save has covered yet, in position order. */
+    /** A resumed agent's logged messages that it had not handled and no save has covered yet, in position order. */
     private final ArrayDeque<Envelope> replayedUnsaved = new ArrayDeque<>();
     /** The record a resumed agent carries on from, until {@link #moved()} has pointed it here. */
     private AgentRecord resumedFrom;
@@ -136,7 +134,6 @@ public final class AgentJournal implements Journal, Origin {
         for (Envelope e : pending) {
             journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
         }
-        journal.replayed = pending;
         journal.replayedUnsaved.addAll(pending);
         journal.resumedFrom = record;
         journal.replayedUpTo = last;
@@ -162,8 +159,8 @@ public final class AgentJournal implements Journal, Origin {
     }
 
     /** For a resumed agent: the logged messages it had not handled, to put back in its mailbox in order. */
-    public List<Envelope> replayed() {
-        return replayed;
+    public synchronized List<Envelope> replayed() {
+        return List.copyOf(replayedUnsaved); // before the agent runs, no save has covered any
     }
 
     @Override
