@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.device.WebClientManager;
 import org.siebog.directory.DirectoryEntry;
@@ -111,9 +110,7 @@ public class Failover {
     }
 
     private void takeOver(DirectoryEntry entry, LogReader logged) {
-        if (ReplyInboxes.INBOX_CLASS.equals(entry.agentClass())) {
-            directory.unregister(entry.aid()); // its caller was on the dead node too
-        } else if (entry.kind() == AgentKind.STATEFUL) {
+        if (entry.kind() == AgentKind.STATEFUL) {
             if (!local.resume(entry, logged)) {
                 LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
                 directory.unregister(entry.aid());

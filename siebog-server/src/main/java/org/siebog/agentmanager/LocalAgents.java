@@ -18,6 +18,7 @@ import org.siebog.device.WebClientManagerBean;
 import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Journal;
 import org.siebog.delivery.Mailbox;
+import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
@@ -177,12 +178,18 @@ public class LocalAgents {
         return mailbox;
     }
 
+    /** The AID a new agent called {@code name} gets. */
     static AID aidOf(String name) {
+        AID aid;
         try {
-            return new AID(name, PlatformConfig.SYSTEM.platformName());
+            aid = new AID(name, PlatformConfig.SYSTEM.platformName());
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new InvalidAgentRequestException("bad agent name: " + e.getMessage());
         }
+        if (ReplyInboxes.nodeOf(aid).isPresent()) {
+            throw new InvalidAgentRequestException("bad agent name: names of the form reply-NODE-UUID are reserved for reply inboxes");
+        }
+        return aid;
     }
 
     /** The message of the first {@code type} in the cause chain (the container wraps what an agent throws). */

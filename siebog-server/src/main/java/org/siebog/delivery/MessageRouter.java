@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -96,7 +97,7 @@ public class MessageRouter {
     public void post(ACLMessage message, Duration delay) {
         check(message);
         for (AID receiver : message.receivers()) {
-            if (host.mailbox(receiver) == null && directory.lookup(receiver).isEmpty()) {
+            if (!exists(receiver)) {
                 throw new UnknownAgentException(receiver);
             }
         }
@@ -183,8 +184,20 @@ public class MessageRouter {
         return CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new));
     }
 
-    /** The node to handle the next message for {@code receiver}: its own, or for a balanced agent, the selector's pick. */
+    private boolean exists(AID aid) {
+        return host.mailbox(aid) != null || ReplyInboxes.nodeOf(aid).isPresent() || directory.lookup(aid).isPresent();
+    }
+
+    /**
+     * The node to handle the next message for {@code receiver}: its own, or for a balanced agent,
+     * the selector's pick. A reply inbox's node is in its name (an inbox gone meanwhile is
+     * reported there, or, with its node, by the redirect that finds it in no directory).
+     */
     private String nodeFor(AID receiver) {
+        Optional<String> inboxNode = ReplyInboxes.nodeOf(receiver);
+        if (inboxNode.isPresent()) {
+            return inboxNode.get();
+        }
         DirectoryEntry entry = directory.lookup(receiver).orElseThrow(() -> new UnknownAgentException(receiver));
         return entry.balanced() ? balancer.select(cluster.members()) : entry.node();
     }
@@ -261,7 +274,7 @@ public class MessageRouter {
     private void notifySender(ACLMessage undelivered, SiebogException reason) {
         AID sender = undelivered.sender();
         if (sender == null || undelivered.performative() == Performative.FAILURE
-                || (host.mailbox(sender) == null && directory.lookup(sender).isEmpty())) {
+                || !exists(sender)) {
             return;
         }
         ACLMessage failure = ACLMessage.builder(Performative.FAILURE)

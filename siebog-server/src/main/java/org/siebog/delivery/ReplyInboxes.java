@@ -2,9 +2,10 @@ package org.siebog.delivery;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -14,11 +15,8 @@ import jakarta.inject.Inject;
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
 import org.siebog.agent.AgentContext;
-import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.RemoteNodeException;
-import org.siebog.directory.AgentDirectory;
-import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.NoReplyException;
 import org.siebog.platform.PlatformConfig;
@@ -26,14 +24,17 @@ import org.siebog.platform.SiebogException;
 
 /**
  * Lets a caller outside the platform ask an agent and wait for its answer: a short-lived inbox
- * (an AID of its own in the directory, so a reply from any node finds it) becomes the message's
- * {@code replyTo}, and the first message to arrive there is the answer.
+ * becomes the message's {@code replyTo}, and the first message to arrive there is the answer.
+ *
+ * <p>An inbox is in no directory: its name, {@code reply-NODE-UUID}, says which node holds it, so
+ * a reply from any node finds it and an ask costs no cluster-wide write. Agent names of that form
+ * are reserved.
  */
 @ApplicationScoped
 public class ReplyInboxes {
 
-    /** The agent class an inbox shows under in the directory while it waits. */
-    public static final String INBOX_CLASS = "(reply inbox)";
+    private static final String PREFIX = "reply-";
+    private static final int UUID_CHARS = 36;
 
     @Inject
     MessageRouter router;
@@ -42,29 +43,49 @@ public class ReplyInboxes {
     AgentHost host;
 
     @Inject
-    AgentDirectory directory;
-
-    @Inject
     ClusterNode cluster;
 
-    public ACLMessage ask(ACLMessage question, Duration timeout) {
-        AID inbox = new AID("reply-" + UUID.randomUUID(), PlatformConfig.SYSTEM.platformName());
+    /** Completes with the first answer, or with {@link NoReplyException} after {@code timeout}, or with the question's refusal. */
+    public CompletableFuture<ACLMessage> ask(ACLMessage question, Duration timeout) {
+        AID inbox = new AID(PREFIX + cluster.name() + "-" + UUID.randomUUID(), PlatformConfig.SYSTEM.platformName());
         CompletableFuture<ACLMessage> answer = new CompletableFuture<>();
-        directory.register(new DirectoryEntry(inbox, INBOX_CLASS, AgentKind.STATEFUL, cluster.name(), false, Map.of()));
         host.host(inbox, new Inbox(answer)).activate();
+        CompletableFuture<Void> admitted;
         try {
-            router.post(question.withReplyTo(inbox)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new NoReplyException(question.receivers(), timeout);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof SiebogException refusal ? refusal : new RemoteNodeException("delivery failed: " + e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new NoReplyException(question.receivers(), timeout);
-        } finally {
-            host.stop(inbox, () -> directory.unregister(inbox));
+            admitted = router.post(question.withReplyTo(inbox));
+        } catch (RuntimeException refused) {
+            close(inbox);
+            throw refused;
         }
+        return admitted.thenCompose(ok -> answer).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((reply, failure) -> {
+            close(inbox);
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause == null) {
+                return reply;
+            }
+            throw cause instanceof SiebogException refusal ? refusal
+                    : cause instanceof TimeoutException ? new NoReplyException(question.receivers(), timeout)
+                    : new RemoteNodeException("delivery failed: " + cause);
+        });
+    }
+
+    private void close(AID inbox) {
+        host.stop(inbox, () -> { });
+    }
+
+    /** The node holding the reply inbox {@code aid}, or empty when {@code aid} does not name one. */
+    public static Optional<String> nodeOf(AID aid) {
+        String name = aid.name();
+        int uuidAt = name.length() - UUID_CHARS;
+        if (!name.startsWith(PREFIX) || uuidAt < PREFIX.length() + 2 || name.charAt(uuidAt - 1) != '-') {
+            return Optional.empty();
+        }
+        try {
+            UUID.fromString(name.substring(uuidAt));
+        } catch (IllegalArgumentException notUuid) {
+            return Optional.empty();
+        }
+        return Optional.of(name.substring(PREFIX.length(), uuidAt - 1));
     }
 
     private record Inbox(CompletableFuture<ACLMessage> answer) implements Agent {

@@ -1,6 +1,7 @@
 package org.siebog.message;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Posts ACL messages to agents, wherever they run. Posting is admission, not handling: when
@@ -23,6 +24,12 @@ public interface MessageManager {
     void post(ACLMessage message);
 
     /**
+     * {@link #post(ACLMessage)} without holding the caller's thread: completes once every receiver
+     * has admitted the message, or exceptionally with the refusal (the same exceptions).
+     */
+    CompletionStage<Void> postAsync(ACLMessage message);
+
+    /**
      * Delivers {@code message} after {@code delay}. The receivers and the size are checked now;
      * if at delivery time a receiver has gone or its mailbox is full, the sender (when it is an
      * agent) gets a {@link Performative#FAILURE} saying so.
@@ -36,4 +43,7 @@ public interface MessageManager {
      * @throws NoReplyException no answer within {@code timeout}
      */
     ACLMessage ask(ACLMessage message, Duration timeout);
+
+    /** {@link #ask(ACLMessage, Duration)} without holding the caller's thread while it waits. */
+    CompletionStage<ACLMessage> askAsync(ACLMessage message, Duration timeout);
 }

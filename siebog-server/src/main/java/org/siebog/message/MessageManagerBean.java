@@ -1,7 +1,8 @@
 package org.siebog.message;
 
 import java.time.Duration;
-
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,18 +37,19 @@ public class MessageManagerBean implements MessageManager {
 
     @Override
     public void post(ACLMessage message) {
-        // Returns once every receiver's node has admitted the message, so a refusal reaches the caller.
-        try {
-            router.post(message).get(ADMISSION_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof SiebogException refusal ? refusal
-                    : new RemoteNodeException("a receiver's node failed: " + e.getCause());
-        } catch (TimeoutException e) {
-            throw new RemoteNodeException("the receiver's node did not admit the message within " + ADMISSION_TIMEOUT_S + " s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RemoteNodeException("interrupted while waiting for the receiver's node");
-        }
+        await(postAsync(message));
+    }
+
+    @Override
+    public CompletableFuture<Void> postAsync(ACLMessage message) {
+        // Completes once every receiver's node has admitted the message, so a refusal reaches the caller.
+        return router.post(message).orTimeout(ADMISSION_TIMEOUT_S, TimeUnit.SECONDS).exceptionallyCompose(failure -> {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            return CompletableFuture.failedFuture(cause instanceof SiebogException refusal ? refusal
+                    : cause instanceof TimeoutException
+                            ? new RemoteNodeException("the receiver's node did not admit the message within " + ADMISSION_TIMEOUT_S + " s")
+                            : new RemoteNodeException("a receiver's node failed: " + cause));
+        });
     }
 
     @Override
@@ -57,6 +59,23 @@ public class MessageManagerBean implements MessageManager {
 
     @Override
     public ACLMessage ask(ACLMessage message, Duration timeout) {
+        return await(askAsync(message, timeout));
+    }
+
+    @Override
+    public CompletableFuture<ACLMessage> askAsync(ACLMessage message, Duration timeout) {
         return inboxes.ask(message, timeout);
+    }
+
+    /** Waits for an outcome that is always a value or a {@link SiebogException} (the async forms map every failure to one). */
+    private static <T> T await(CompletableFuture<T> outcome) {
+        try {
+            return outcome.get();
+        } catch (ExecutionException e) {
+            throw (SiebogException) e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemoteNodeException("interrupted while waiting for the receiver's node");
+        }
     }
 }

@@ -1,6 +1,8 @@
 package org.siebog.rest;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.ejb.EJB;
 import jakarta.json.JsonObject;
@@ -28,10 +30,15 @@ public class MessageResource {
     @EJB
     MessageManager messages;
 
-    /** {@code ?delayMs=N} posts the message N milliseconds from now. */
+    /**
+     * {@code ?delayMs=N} posts the message N milliseconds from now. The request holds no server
+     * thread while it waits for admission or a reply: a receiver whose node has just died keeps
+     * its senders waiting until a survivor has taken it over, and they must not starve the other
+     * requests of worker threads meanwhile.
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response post(JsonObject body, @QueryParam("delayMs") String delayMs,
+    public CompletionStage<Response> post(JsonObject body, @QueryParam("delayMs") String delayMs,
             @QueryParam("awaitReplyMs") String awaitReplyMs) {
         if (body == null) {
             throw new MalformedMessageException("the request needs an ACL message as its JSON body");
@@ -44,14 +51,13 @@ public class MessageResource {
         }
         ACLMessage message = ACLMessageJson.fromJson(body);
         if (await != null) {
-            return Response.ok(ACLMessageJson.write(messages.ask(message, await))).build();
+            return messages.askAsync(message, await).thenApply(reply -> Response.ok(ACLMessageJson.write(reply)).build());
         }
-        if (delay == null) {
-            messages.post(message);
-        } else {
+        if (delay != null) {
             messages.post(message, delay);
+            return CompletableFuture.completedFuture(Response.accepted().build());
         }
-        return Response.accepted().build();
+        return messages.postAsync(message).thenApply(admitted -> Response.accepted().build());
     }
 
     private static Duration millis(String parameter, String text) {

@@ -78,10 +78,41 @@ class MessagingIT {
         String timeout = siebog.post("messages?awaitReplyMs=300", message("INFORM").to(silent).content("hello?").json().toString())
                 .assertError(504);
         assertTrue(timeout.contains(silent), timeout);
-        assertTrue(siebog.agents().keySet().stream().noneMatch(aid -> aid.startsWith("reply-")),
-                "the temporary inboxes are gone: " + siebog.agents().keySet());
+        String inbox = answer.object().getJsonArray("receivers").getString(0);
+        assertTrue(inbox.startsWith("reply-"), inbox);
+        assertTrue(siebog.post("messages", message("INFORM").to(inbox).content("late").json().toString())
+                .assertError(404).contains(inbox), "the temporary inbox is gone once its answer has come");
         siebog.stopAgent(pong);
         siebog.stopAgent(silent);
+    }
+
+    @Test
+    @RunAsClient
+    void clientsWaitingForRepliesDoNotHoldUpOtherRequests() throws Exception {
+        String silent = siebog.startAgent("Recorder", "keeps-them-waiting");
+        String pong = siebog.startAgent("Pong", "answers-at-once");
+        // More waiting asks than the server has HTTP worker threads (16 per core): were each
+        // holding one, the ping below would queue until they time out.
+        int waiting = 100;
+        ExecutorService askers = Executors.newFixedThreadPool(waiting);
+        try {
+            List<Future<Reply>> asks = new ArrayList<>();
+            for (int i = 0; i < waiting; i++) {
+                asks.add(askers.submit(() -> siebog.post("messages?awaitReplyMs=8000",
+                        message("QUERY_REF").to(silent).content("anyone?").json().toString())));
+            }
+            siebog.awaitRecords("keeps-them-waiting", "every ask has reached the silent agent", r -> r.messages().size() == waiting);
+            Reply answer = siebog.post("messages?awaitReplyMs=8000", message("REQUEST").to(pong).content("ping").json().toString());
+            assertEquals(200, answer.status(), answer::toString);
+            assertTrue(asks.stream().noneMatch(Future::isDone), "the ping was answered only after some asks had timed out");
+            for (Future<Reply> ask : asks) {
+                assertEquals(504, ask.get(60, TimeUnit.SECONDS).status());
+            }
+        } finally {
+            askers.shutdownNow();
+        }
+        siebog.stopAgent(silent);
+        siebog.stopAgent(pong);
     }
 
     @Test
