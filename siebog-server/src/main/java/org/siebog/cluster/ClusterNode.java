@@ -178,11 +178,17 @@ public class ClusterNode {
 
     private synchronized void afterView(View newView) {
         Map<String, Address> addresses = this.addresses;
-        // Forget nodes that left without unregistering (killed); every survivor may do it, it is idempotent.
+        // Forget nodes that left without unregistering (killed); every survivor may do it, it is
+        // idempotent. Not waited for: during the view change the write waits for the caches' new
+        // topology (up to 300 ms), and the takeover of the departed node's agents must not.
         if (nodes != null) {
             for (String registered : List.copyOf(nodes.keySet())) {
                 if (!addresses.containsKey(registered)) {
-                    nodes.withFlags(Flag.IGNORE_RETURN_VALUES).remove(registered);
+                    nodes.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(registered).whenComplete((ok, failure) -> {
+                        if (failure != null) {
+                            LOG.log(Level.FINE, "could not forget departed node " + registered, failure);
+                        }
+                    });
                 }
             }
         }
