@@ -3,6 +3,7 @@ package org.siebog.agent;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -12,6 +13,7 @@ import jakarta.ejb.TransactionAttributeType;
 
 import org.siebog.message.ACLMessage;
 import org.siebog.message.Performative;
+import org.siebog.platform.SiebogException;
 
 /**
  * Base class of server-side agents. Override {@link #onMessage(ACLMessage)} (and optionally
@@ -47,8 +49,13 @@ public abstract class AbstractAgent implements Serializable {
             if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
                 throw e; // out of memory or a broken JVM: nothing an agent can go on from
             }
-            LOG.log(Level.WARNING, e, () -> "agent " + context.self() + " failed to handle " + message.performative()
-                    + " from " + message.sender() + "; it goes on with its next message");
+            Supplier<String> what = () -> "agent " + context.self() + " failed to handle " + message.performative()
+                    + " from " + message.sender() + "; it goes on with its next message";
+            if (e instanceof SiebogException refusal) { // the platform refused a send: the reason says it all
+                LOG.warning(() -> what.get() + ": " + refusal);
+            } else {
+                LOG.log(Level.WARNING, e, what);
+            }
         }
     }
 

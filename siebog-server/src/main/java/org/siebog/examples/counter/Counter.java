@@ -30,6 +30,7 @@ public class Counter extends AbstractAgent implements StatefulAgent {
         switch (message.performative()) {
             case INFORM -> count(message);
             case QUERY_REF -> send(reply(message, Performative.INFORM).content(report()));
+            case FAILURE -> { } // a report that could not be delivered (its asker gave up): nothing to answer
             default -> send(reply(message, Performative.NOT_UNDERSTOOD).content("send INFORMs numbered 1, 2, 3... or a QUERY_REF"));
         }
     }
