@@ -57,7 +57,13 @@ public class ReplyInboxes {
             close(inbox);
             throw refused;
         }
-        return admitted.thenCompose(ok -> answer).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((reply, failure) -> {
+        // The answer may come before the question's log write is acknowledged: it is taken at once.
+        admitted.whenComplete((ok, refused) -> {
+            if (refused != null) {
+                answer.completeExceptionally(refused);
+            }
+        });
+        return answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((reply, failure) -> {
             close(inbox);
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause == null) {
