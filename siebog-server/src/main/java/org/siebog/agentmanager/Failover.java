@@ -51,12 +51,13 @@ public class Failover {
     InboxJanitor janitor;
 
     /**
-     * Takeovers at once per view change ({@code siebog.failover.parallelism}, default 32). A
-     * takeover is mostly waiting on cache reads and writes, so many run well on few cores; the
+     * Takeovers at once per view change ({@code siebog.failover.parallelism}, default 128). A
+     * takeover is mostly waiting on cache reads and writes, so many run well on few cores: the
      * container's default executor runs only a handful at a time, which made the last of 50
-     * agents wait two seconds behind the others.
+     * agents wait two seconds behind the others, and 32 at once still left 18 of them for a
+     * second round.
      */
-    static final int PARALLELISM = Integer.getInteger("siebog.failover.parallelism", 32);
+    static final int PARALLELISM = Integer.getInteger("siebog.failover.parallelism", 128);
 
     @Resource
     ManagedThreadFactory threads;
