@@ -207,9 +207,14 @@ public final class AgentJournal implements Journal, Origin {
         if (!lastSave.isDone()) {
             // One save in flight per agent: when the writer falls behind, an agent's later runs are
             // covered by its next save instead of queueing records faster than they can be written.
+            // That save still waits for the interval: a save waits for the agent's outputs to be
+            // admitted, so under load nearly every run found one in flight, and a save requested
+            // at once when it was written made a busy agent save on every other run.
             if (!waitingForWriter) {
                 waitingForWriter = true;
-                lastSave.whenComplete((ok, failed) -> mailbox.requestSave());
+                saveScheduled = true;
+                long due = lastSaveNanos + SAVE_INTERVAL_NANOS;
+                lastSave.whenComplete((ok, failed) -> requestSaveAt(due));
             }
             return;
         }
@@ -218,7 +223,7 @@ public final class AgentJournal implements Journal, Origin {
         if (!now && since < SAVE_INTERVAL_NANOS) {
             if (!saveScheduled) {
                 saveScheduled = true;
-                timer.schedule(mailbox::requestSave, SAVE_INTERVAL_NANOS - since, TimeUnit.NANOSECONDS);
+                requestSaveAt(lastSaveNanos + SAVE_INTERVAL_NANOS);
             }
             return;
         }
@@ -261,6 +266,16 @@ public final class AgentJournal implements Journal, Origin {
                             carryOver(covered);
                         }
                     });
+        }
+    }
+
+    /** Asks the mailbox for a save on the agent's lane at {@code due} ({@link System#nanoTime()}), or now if that has passed. */
+    private void requestSaveAt(long due) {
+        long wait = due - System.nanoTime();
+        if (wait <= 0) {
+            mailbox.requestSave();
+        } else {
+            timer.schedule(mailbox::requestSave, wait, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -8,12 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
 import org.siebog.agent.AgentContext;
 import org.siebog.delivery.Envelope;
+import org.siebog.delivery.Mailbox;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 import org.siebog.message.Performative;
@@ -206,5 +210,40 @@ class AgentJournalTest {
         admit(journal, 3);
         journal.handledUpTo(3, true);
         assertEquals(1, log.coveredPerSave.get(2));
+    }
+
+    @Test
+    void aSaveDueOnceTheOneInFlightIsWrittenStillWaitsForTheSaveInterval() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        List<Long> requestedInNanos = new ArrayList<>();
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1) {
+            @Override
+            public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+                requestedInNanos.add(unit.toNanos(delay));
+                return null;
+            }
+        };
+        journal.attach(new Mailbox(new AgentContext() {
+            public AID self() {
+                return A;
+            }
+
+            public void send(ACLMessage message) {
+            }
+
+            public void send(ACLMessage message, java.time.Duration delay) {
+            }
+        }, new StubAgent(), Runnable::run, 10, 8), timer);
+        admit(journal, 1);
+        CompletableFuture<Void> output = new CompletableFuture<>();
+        journal.sent(output); // a save waits for the agent's outputs to be admitted
+        journal.handledUpTo(1, true);
+        admit(journal, 2);
+        journal.handledUpTo(2, false); // the save of 1 is still in flight
+        assertEquals(List.of(), requestedInNanos);
+        output.complete(null);
+        assertEquals(1, requestedInNanos.size(), "the next save is requested for later, not at once");
+        assertTrue(requestedInNanos.get(0) > AgentJournal.SAVE_INTERVAL_NANOS / 2, requestedInNanos::toString);
+        timer.shutdownNow();
     }
 }
