@@ -176,6 +176,11 @@ public final class Wire {
             return in.readBoolean();
         }
 
+        /** True when everything has been read. */
+        public boolean atEnd() throws IOException {
+            return in.available() == 0;
+        }
+
         public Map<String, String> map() throws IOException {
             int n = integer();
             Map<String, String> map = new LinkedHashMap<>();

@@ -62,7 +62,7 @@ public class InboxJanitor {
             Map<AID, Optional<AgentRecord>> records = new HashMap<>();
             Set<String> manifests = new HashSet<>();
             Set<String> writersLeft = new HashSet<>();
-            for (Map.Entry<String, String> entry : log.allEntries().entrySet()) {
+            for (Map.Entry<String, byte[]> entry : log.allEntries().entrySet()) {
                 String key = entry.getKey();
                 if (!orphaned(key)) {
                     continue;

@@ -24,7 +24,7 @@ import org.siebog.message.MessageId;
  * name, by key: no takeover waits for a pass over the whole log, and a live node's segments are
  * never read. Segments are fetched in blocks of consecutive numbers, each block once for all the
  * takeovers that need it (they mostly share the dead node's last second of segments), and decoded
- * once; a message's JSON is parsed only if it is replayed.
+ * once.
  */
 public final class LogReader {
 
@@ -35,12 +35,12 @@ public final class LogReader {
     private record Located(long segment, SegmentCodec.Entry entry) {
     }
 
-    private final Function<Set<String>, Map<String, String>> store;
+    private final Function<Set<String>, Map<String, byte[]>> store;
     private final ConcurrentMap<String, CompletableFuture<Optional<WriterManifest>>> manifests = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, CompletableFuture<Map<AID, List<Located>>>> blocks = new ConcurrentHashMap<>();
 
     /** @param store reads the inbox entries with the given keys (absent keys are left out) */
-    LogReader(Function<Set<String>, Map<String, String>> store) {
+    LogReader(Function<Set<String>, Map<String, byte[]>> store) {
         this.store = store;
     }
 
@@ -90,7 +90,7 @@ public final class LogReader {
 
     private Optional<WriterManifest> manifest(String writer) {
         return once(manifests, writer, () -> {
-            String encoded = store.apply(Set.of(LogKeys.manifest(writer))).get(LogKeys.manifest(writer));
+            byte[] encoded = store.apply(Set.of(LogKeys.manifest(writer))).get(LogKeys.manifest(writer));
             return Optional.ofNullable(encoded).map(WriterManifest::decode);
         });
     }

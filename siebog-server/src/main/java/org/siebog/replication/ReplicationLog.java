@@ -51,12 +51,13 @@ public class ReplicationLog {
     private static final int MAX_BATCH = 1024;
     private static final int WRITE_ATTEMPTS = 4;
 
-    private AdvancedCache<String, String> inbox;
+    /** Segments and manifests as the bytes {@link SegmentCodec} and {@link WriterManifest} write. */
+    private AdvancedCache<String, byte[]> inbox;
     /** Records as the bytes {@link AgentRecord#encode()} writes: stored and replicated as they are, never marshalled field by field. */
     private AdvancedCache<String, byte[]> states;
 
     @Resource(lookup = "java:jboss/infinispan/cache/siebog/inbox")
-    void setInbox(Cache<String, String> injected) {
+    void setInbox(Cache<String, byte[]> injected) {
         inbox = StringCaches.raw(injected);
     }
 
@@ -173,7 +174,7 @@ public class ReplicationLog {
     }
 
     /** Every segment and manifest in the log, by key (for {@link InboxJanitor}). */
-    Map<String, String> allEntries() {
+    Map<String, byte[]> allEntries() {
         return new HashMap<>(inbox);
     }
 
@@ -209,7 +210,7 @@ public class ReplicationLog {
      * being told their messages may not survive a crash. Later segments wait too, so the log
      * stays in admission order.
      */
-    private void store(String key, String segment) throws InterruptedException {
+    private void store(String key, byte[] segment) throws InterruptedException {
         for (int attempt = 1;; attempt++) {
             try {
                 inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(key, segment);

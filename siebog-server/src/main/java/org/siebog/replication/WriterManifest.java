@@ -1,5 +1,6 @@
 package org.siebog.replication;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -60,16 +61,16 @@ record WriterManifest(List<Run> live, long written, long reserved) {
         }
     }
 
-    String encode() {
+    byte[] encode() {
         StringBuilder out = new StringBuilder().append(written).append(';').append(reserved).append(';');
         for (Run run : live) {
             out.append(run.first()).append('-').append(run.last()).append(',');
         }
-        return out.toString();
+        return out.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
-    static WriterManifest decode(String encoded) {
-        String[] parts = encoded.split(";", -1);
+    static WriterManifest decode(byte[] encoded) {
+        String[] parts = new String(encoded, StandardCharsets.US_ASCII).split(";", -1);
         List<Run> runs = new ArrayList<>();
         for (String run : parts[2].split(",")) {
             if (!run.isEmpty()) {

@@ -26,13 +26,13 @@ class LogReaderTest {
     private static final String EARLIER = "node3/boot0";
     private static final String LIVE = "node2/boot2";
 
-    /** The inbox cache: key to stored text. */
-    private final Map<String, String> inbox = new HashMap<>();
+    /** The inbox cache: key to stored bytes. */
+    private final Map<String, byte[]> inbox = new HashMap<>();
     /** Every key the reader asked for. */
     private final List<String> asked = new ArrayList<>();
     private final LogReader reader = new LogReader(keys -> {
         asked.addAll(keys);
-        Map<String, String> found = new HashMap<>();
+        Map<String, byte[]> found = new HashMap<>();
         keys.forEach(k -> {
             if (inbox.containsKey(k)) {
                 found.put(k, inbox.get(k));
