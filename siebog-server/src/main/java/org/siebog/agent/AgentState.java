@@ -8,6 +8,7 @@ import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.OutputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -22,6 +23,11 @@ import java.util.Set;
  * {@link AbstractAgent}), serialised. Static and {@code transient} fields are not state, nor are
  * fields the container injects ({@code @Inject}, {@code @EJB}, {@code @Resource}, ...): a restored
  * agent gets those from its own container. Field values must be {@link java.io.Serializable}.
+ *
+ * <p>Classes are named in the bytes, not described: the nodes of one cluster run one build, so
+ * the reader takes each class's layout from its own copy. Full descriptors (every field's name and
+ * type, for every class in the state, on every save) were half the bytes and most of the time of
+ * a save, which a busy agent pays once a second.
  */
 public final class AgentState {
 
@@ -43,7 +49,7 @@ public final class AgentState {
             }
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        try (ObjectOutputStream out = new ClassNamesOutput(bytes)) {
             out.writeObject(values);
         } catch (NotSerializableException e) {
             throw new IllegalStateException("the state of " + agent.getClass().getName()
@@ -107,7 +113,20 @@ public final class AgentState {
         return field.getDeclaringClass().getName() + "#" + field.getName();
     }
 
-    /** Resolves classes with the agent's class loader, where its field types live. */
+    /** Writes a class as its name only. */
+    private static final class ClassNamesOutput extends ObjectOutputStream {
+
+        ClassNamesOutput(OutputStream out) throws IOException {
+            super(out);
+        }
+
+        @Override
+        protected void writeClassDescriptor(ObjectStreamClass desc) throws IOException {
+            writeUTF(desc.getName());
+        }
+    }
+
+    /** Reads what {@link ClassNamesOutput} wrote, resolving classes with the agent's class loader, where its field types live. */
     private static final class AgentClassesInput extends ObjectInputStream {
         private final ClassLoader loader;
 
@@ -117,11 +136,20 @@ public final class AgentState {
         }
 
         @Override
-        protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+        protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+            return ObjectStreamClass.lookupAny(load(readUTF()));
+        }
+
+        @Override
+        protected Class<?> resolveClass(ObjectStreamClass desc) throws ClassNotFoundException {
+            return load(desc.getName());
+        }
+
+        private Class<?> load(String name) throws ClassNotFoundException {
             try {
-                return Class.forName(desc.getName(), false, loader);
+                return Class.forName(name, false, loader);
             } catch (ClassNotFoundException e) {
-                return super.resolveClass(desc);
+                return Class.forName(name, false, AgentState.class.getClassLoader());
             }
         }
     }

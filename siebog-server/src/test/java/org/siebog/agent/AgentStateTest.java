@@ -1,15 +1,24 @@
 package org.siebog.agent;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.message.ACLMessage;
+import org.siebog.message.Performative;
 
 class AgentStateTest {
 
@@ -48,6 +57,57 @@ class AgentStateTest {
         assertEquals("hello", restored.last);
         assertNull(restored.scratch);
         assertEquals("this container's", restored.injected);
+    }
+
+    record Point(int x, int y) implements Serializable {
+    }
+
+    static final class Tally implements Serializable {
+        long aDistinctiveFieldName;
+        TimeUnit unit = TimeUnit.SECONDS;
+    }
+
+    static class Rich extends Base {
+        private AID peer;
+        private ACLMessage request;
+        private List<Point> points;
+        private int[] counts;
+        private String[] words;
+        private Instant since;
+        private TreeMap<String, Tally> tallies = new TreeMap<>();
+        private Performative mood;
+    }
+
+    @Test
+    void valuesOfEveryKindTravelAndClassesAreNamedNotDescribed() {
+        Rich original = new Rich();
+        original.peer = AID.parse("peer@siebog");
+        original.request = ACLMessage.builder(Performative.REQUEST).sender(original.peer).receiver(AID.parse("r@siebog"))
+                .content("c").userProperty("k", "v").replyBy(Instant.ofEpochSecond(5)).build();
+        original.points = List.of(new Point(1, 2), new Point(3, 4));
+        original.counts = new int[] {1, 2, 3};
+        original.words = new String[] {"a", null};
+        original.since = Instant.ofEpochSecond(1_000, 7);
+        Tally tally = new Tally();
+        tally.aDistinctiveFieldName = 42;
+        original.tallies.put("t", tally);
+        original.mood = Performative.AGREE;
+
+        byte[] state = AgentState.capture(original);
+        Rich restored = new Rich();
+        AgentState.restore(restored, state);
+
+        assertEquals(original.peer, restored.peer);
+        assertEquals(original.request, restored.request);
+        assertEquals(original.points, restored.points);
+        assertArrayEquals(original.counts, restored.counts);
+        assertArrayEquals(original.words, restored.words);
+        assertEquals(original.since, restored.since);
+        assertEquals(42, restored.tallies.get("t").aDistinctiveFieldName);
+        assertEquals(TimeUnit.SECONDS, restored.tallies.get("t").unit);
+        assertEquals(Performative.AGREE, restored.mood);
+        // The field names of a value's class are not written, only the agent's own fields' keys.
+        assertFalse(new String(state, StandardCharsets.ISO_8859_1).contains("aDistinctiveFieldName"));
     }
 
     static class Unserialisable extends Base {
