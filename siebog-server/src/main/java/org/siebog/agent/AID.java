@@ -27,6 +27,18 @@ public record AID(String name, String platform) implements Serializable {
         return at < 0 ? new AID(text, DEFAULT_PLATFORM) : new AID(text.substring(0, at), text.substring(at + 1));
     }
 
+    // Written out: the record's generated equals and hashCode go through method handles, and AIDs
+    // are compared on every delivery (mailbox look-ups, agents matching senders).
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof AID aid && name.equals(aid.name) && platform.equals(aid.platform);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * name.hashCode() + platform.hashCode();
+    }
+
     @Override
     public String toString() {
         return name + '@' + platform;

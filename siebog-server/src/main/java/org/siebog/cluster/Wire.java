@@ -2,15 +2,18 @@ package org.siebog.cluster;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,36 +62,46 @@ public final class Wire {
     private Wire() {
     }
 
+    /** Big-endian ints and longs in and out of byte arrays. */
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    /**
+     * Writes into a growing array. Not a {@code DataOutputStream} over a
+     * {@code ByteArrayOutputStream}: every byte of an int went through a synchronised
+     * {@code write}, which showed up in the profiles of busy nodes.
+     */
     public static final class Writer {
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        private final DataOutputStream out = new DataOutputStream(bytes);
+        private byte[] buffer = new byte[256];
+        private int size;
 
         public Writer op(Op op) {
-            return write(() -> out.writeByte(op.ordinal()));
+            return octet(op.ordinal());
         }
 
         public Writer string(String s) {
-            return write(() -> {
-                if (s == null) {
-                    out.writeInt(-1);
-                } else {
-                    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-                    out.writeInt(b.length);
-                    out.write(b);
-                }
-            });
+            if (s == null) {
+                return integer(-1);
+            }
+            return bytes(s.getBytes(StandardCharsets.UTF_8));
         }
 
         public Writer integer(int i) {
-            return write(() -> out.writeInt(i));
+            room(Integer.BYTES);
+            INT.set(buffer, size, i);
+            size += Integer.BYTES;
+            return this;
         }
 
         public Writer int64(long l) {
-            return write(() -> out.writeLong(l));
+            room(Long.BYTES);
+            LONG.set(buffer, size, l);
+            size += Long.BYTES;
+            return this;
         }
 
         public Writer bool(boolean b) {
-            return write(() -> out.writeBoolean(b));
+            return octet(b ? 1 : 0);
         }
 
         public Writer map(Map<String, String> map) {
@@ -98,7 +111,7 @@ public final class Wire {
         }
 
         public Writer message(ACLMessage m) {
-            write(() -> out.writeByte(m.performative().ordinal()));
+            octet(m.performative().ordinal());
             aid(m.sender()).integer(m.receivers().size());
             m.receivers().forEach(this::aid);
             aid(m.replyTo()).string(m.content()).string(m.language()).string(m.encoding()).string(m.ontology())
@@ -119,66 +132,80 @@ public final class Wire {
             if (refusal == null) {
                 return bool(true);
             }
-            bool(false);
-            return write(() -> {
-                ByteArrayOutputStream serialised = new ByteArrayOutputStream();
-                try (ObjectOutputStream oos = new ObjectOutputStream(serialised)) {
-                    oos.writeObject(refusal);
-                }
-                out.writeInt(serialised.size());
-                serialised.writeTo(out);
-            });
-        }
-
-        public byte[] toBytes() {
-            return bytes.toByteArray();
-        }
-
-        private Writer write(IoAction action) {
-            try {
-                action.run();
+            ByteArrayOutputStream serialised = new ByteArrayOutputStream();
+            try (ObjectOutputStream oos = new ObjectOutputStream(serialised)) {
+                oos.writeObject(refusal);
             } catch (IOException e) {
                 throw new UncheckedIOException(e); // a byte array does not fail
             }
+            return bool(false).bytes(serialised.toByteArray());
+        }
+
+        public byte[] toBytes() {
+            return Arrays.copyOf(buffer, size);
+        }
+
+        /** Length-prefixed bytes. */
+        private Writer bytes(byte[] b) {
+            integer(b.length);
+            room(b.length);
+            System.arraycopy(b, 0, buffer, size, b.length);
+            size += b.length;
             return this;
+        }
+
+        private Writer octet(int b) {
+            room(1);
+            buffer[size++] = (byte) b;
+            return this;
+        }
+
+        private void room(int n) {
+            if (size + n > buffer.length) {
+                buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, size + n));
+            }
         }
     }
 
+    /** Reads what a {@link Writer} wrote; reading past the end is an {@link EOFException}. */
     public static final class Reader {
-        private final DataInputStream in;
+        private final byte[] buffer;
+        private int at;
+        private final int end;
 
         public Reader(byte[] buffer, int offset, int length) {
-            in = new DataInputStream(new ByteArrayInputStream(buffer, offset, length));
+            this.buffer = buffer;
+            this.at = offset;
+            this.end = offset + length;
         }
 
         public Op op() throws IOException {
-            return Op.values()[in.readUnsignedByte()];
+            return Op.values()[octet()];
         }
 
         public String string() throws IOException {
-            int n = in.readInt();
+            int n = integer();
             if (n < 0) {
                 return null;
             }
-            byte[] b = in.readNBytes(n);
-            return new String(b, StandardCharsets.UTF_8);
+            return new String(buffer, take(n), n, StandardCharsets.UTF_8);
         }
 
         public int integer() throws IOException {
-            return in.readInt();
+            return (int) INT.get(buffer, take(Integer.BYTES));
         }
 
         public long int64() throws IOException {
-            return in.readLong();
+            return (long) LONG.get(buffer, take(Long.BYTES));
         }
 
         public boolean bool() throws IOException {
-            return in.readBoolean();
+            return octet() != 0;
         }
 
         /** True when everything has been read. */
-        public boolean atEnd() throws IOException {
-            return in.available() == 0;
+        public boolean atEnd() {
+            return at == end;
         }
 
         public Map<String, String> map() throws IOException {
@@ -191,7 +218,7 @@ public final class Wire {
         }
 
         public ACLMessage message() throws IOException {
-            Performative performative = PERFORMATIVES[in.readUnsignedByte()];
+            Performative performative = PERFORMATIVES[octet()];
             AID sender = aid();
             List<AID> receivers = new ArrayList<>();
             for (int i = integer(); i > 0; i--) {
@@ -224,8 +251,8 @@ public final class Wire {
             if (bool()) {
                 return null;
             }
-            byte[] serialised = in.readNBytes(in.readInt());
-            try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(serialised)) {
+            int n = integer();
+            try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(buffer, take(n), n)) {
                 @Override
                 protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
                     return Class.forName(desc.getName(), false, Wire.class.getClassLoader());
@@ -236,10 +263,19 @@ public final class Wire {
                 throw new IOException("unreadable refusal from another node", e);
             }
         }
-    }
 
-    @FunctionalInterface
-    private interface IoAction {
-        void run() throws IOException;
+        private int octet() throws IOException {
+            return Byte.toUnsignedInt(buffer[take(1)]);
+        }
+
+        /** Consumes {@code n} bytes, returning where they start. */
+        private int take(int n) throws EOFException {
+            if (n > end - at) {
+                throw new EOFException("truncated: " + n + " bytes wanted, " + (end - at) + " left");
+            }
+            int start = at;
+            at += n;
+            return start;
+        }
     }
 }

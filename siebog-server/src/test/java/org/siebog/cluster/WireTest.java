@@ -3,7 +3,10 @@ package org.siebog.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.EOFException;
 import java.time.Instant;
 import java.util.Map;
 
@@ -29,6 +32,20 @@ class WireTest {
         assertEquals(Map.of("pong", "pong@siebog"), in.map());
         assertEquals(42, in.integer());
         assertEquals(true, in.bool());
+        assertTrue(in.atEnd());
+    }
+
+    @Test
+    void aTruncatedRequestIsAnErrorNotGarbage() throws Exception {
+        byte[] bytes = new Wire.Writer().int64(7).string("abcdef").toBytes();
+        Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length - 2);
+        assertEquals(7, in.int64());
+        assertThrows(EOFException.class, in::string);
+        // Only the given slice of the array is read.
+        Wire.Reader slice = new Wire.Reader(bytes, 0, Long.BYTES);
+        assertEquals(7, slice.int64());
+        assertTrue(slice.atEnd());
+        assertThrows(EOFException.class, slice::integer);
     }
 
     @Test
