@@ -90,6 +90,37 @@ class ClusterIT {
         ClusterApi.Reply noSuchNode = cluster.api(3).post("agents", "{\"agentClass\":\"Counter\",\"name\":\"x\",\"node\":\"node9\"}");
         assertEquals(400, noSuchNode.status(), noSuchNode::toString);
         assertTrue(noSuchNode.body().contains("node9"), noSuchNode::toString);
+
+        // Every node has routed to it (nodes keep what they looked up): stopped, it is gone
+        // everywhere; started again on another node, every node finds it there.
+        for (int n = 1; n <= 3; n++) {
+            assertEquals(202, cluster.api(n).tell("INFORM", "everywhere@siebog", null, "1"));
+        }
+        assertEquals(204, cluster.api(1).delete("agents/everywhere@siebog").status());
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            awaitTrue(() -> cluster.api(node).tell("INFORM", "everywhere@siebog", null, "1") == 404, "gone on node" + n);
+        }
+        awaitTrue(() -> cluster.api(2).post("agents", "{\"agentClass\":\"Counter\",\"name\":\"everywhere\",\"node\":\"node3\"}")
+                .status() == 201, "started again on node3");
+        for (int n = 1; n <= 3; n++) {
+            assertEquals(202, cluster.api(n).tell("INFORM", "everywhere@siebog", null, Integer.toString(n)));
+        }
+        assertEquals("handled=3 highest=3 gaps=0 repeats=0 outOfOrder=0",
+                awaitReport(cluster.api(1), "everywhere@siebog", r -> r.startsWith("handled=3 ")));
+    }
+
+    @FunctionalInterface
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    static void awaitTrue(Check check, String what) throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!check.holds()) {
+            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting: " + what);
+            Thread.sleep(100);
+        }
     }
 
     @Test
