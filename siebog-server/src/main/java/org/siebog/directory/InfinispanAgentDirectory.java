@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -38,7 +39,13 @@ public class InfinispanAgentDirectory implements AgentDirectory {
     @Resource(lookup = "java:jboss/infinispan/cache/siebog/directory")
     void setCache(Cache<String, String> injected) {
         cache = StringCaches.raw(injected);
-        cache.addListener(new Changes());
+        cache.addListener(changeListener);
+    }
+
+    /** The cache outlives a deployment: an undeployed listener would keep its class loader. */
+    @PreDestroy
+    void stopListening() {
+        cache.removeListener(changeListener);
     }
 
     private AdvancedCache<String, String> cache;
@@ -47,6 +54,7 @@ public class InfinispanAgentDirectory implements AgentDirectory {
     private final ConcurrentMap<AID, DirectoryEntry> looked = new ConcurrentHashMap<>();
     /** Counts the changes seen, so a lookup that raced with one does not keep what it read. */
     private final AtomicLong changes = new AtomicLong();
+    private final Changes changeListener = new Changes();
 
     @Override
     public boolean register(DirectoryEntry entry) {
