@@ -23,6 +23,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.siebog.it.SiebogApi;
 import org.siebog.it.TestDevice;
 
 /**
@@ -115,12 +116,15 @@ class ClusterIT {
         boolean holds() throws Exception;
     }
 
-    static void awaitTrue(Check check, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (!check.holds()) {
-            assertTrue(System.currentTimeMillis() < deadline, "timed out waiting: " + what);
-            Thread.sleep(100);
-        }
+    /** {@link SiebogApi#await} for a check that calls the cluster over HTTP. */
+    static void awaitTrue(Check check, String what) {
+        SiebogApi.await(what, () -> {
+            try {
+                return check.holds();
+            } catch (Exception e) {
+                throw new IllegalStateException(what + ": " + e, e);
+            }
+        });
     }
 
     @Test
