@@ -37,6 +37,8 @@ final class NodeLink implements Runnable {
     /** Takes the messages this link could not get admitted because the node left, to try where their receivers are now. */
     private final Consumer<Outgoing> redirect;
     private final BlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>();
+    /** Only the sending thread writes requests. */
+    private final Wire.Writer request = new Wire.Writer();
     private volatile boolean closed;
 
     NodeLink(String node, ClusterNode cluster, Consumer<Outgoing> redirect) {
@@ -90,7 +92,7 @@ final class NodeLink implements Runnable {
     }
 
     private void send(List<Outgoing> batch) {
-        Wire.Writer request = new Wire.Writer().op(Wire.Op.DELIVER).integer(batch.size());
+        request.reset().op(Wire.Op.DELIVER).integer(batch.size());
         for (Outgoing o : batch) {
             request.aid(o.receiver()).string(o.id().origin()).int64(o.id().counter())
                     .message(o.message());

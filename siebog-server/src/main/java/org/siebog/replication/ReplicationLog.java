@@ -24,6 +24,7 @@ import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
 import org.siebog.agent.AID;
+import org.siebog.cluster.Wire;
 import org.siebog.directory.StringCaches;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
@@ -180,6 +181,7 @@ public class ReplicationLog {
 
     private void writeInbox() {
         List<LoggedMessage> batch = new ArrayList<>(MAX_BATCH);
+        Wire.Writer encoder = new Wire.Writer();
         while (running) {
             try {
                 batch.add(inboxWrites.take());
@@ -191,7 +193,7 @@ public class ReplicationLog {
                 // Listed before the write and kept if it fails: a write that timed out may still have
                 // been stored, and a number listed for nothing costs a reader one missing key.
                 liveSegments.add(segment.number());
-                store(segment.key(), SegmentCodec.encode(batch));
+                store(segment.key(), SegmentCodec.encode(batch, encoder));
                 batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

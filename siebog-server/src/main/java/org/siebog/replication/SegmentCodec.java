@@ -30,8 +30,9 @@ final class SegmentCodec {
     private SegmentCodec() {
     }
 
-    static byte[] encode(List<LoggedMessage> messages) {
-        Wire.Writer out = new Wire.Writer();
+    /** @param out a writer the caller keeps from segment to segment, emptied here */
+    static byte[] encode(List<LoggedMessage> messages, Wire.Writer out) {
+        out.reset();
         for (LoggedMessage m : messages) {
             out.aid(m.aid()).int64(m.incarnation()).int64(m.seq()).string(m.id().origin()).int64(m.id().counter())
                     .message(m.message());

@@ -1,5 +1,6 @@
 package org.siebog.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -71,5 +72,30 @@ class WireTest {
         Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
         assertEquals(full, in.message());
         assertEquals(bare, in.message());
+    }
+
+    @Test
+    void stringsAndAidsBeyondAsciiComeBackAsWritten() throws Exception {
+        AID plain = AID.parse("sender-1@siebog");
+        AID accented = AID.parse("agent-é@plateforme");
+        AID accentedPlatform = AID.parse("agent@plateforme-é");
+        byte[] bytes = new Wire.Writer().string("").string("naïve ☃ 𝄞").aid(plain).aid(accented)
+                .aid(accentedPlatform).aid(null).toBytes();
+        Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
+        assertEquals("", in.string());
+        assertEquals("naïve ☃ 𝄞", in.string());
+        assertEquals(plain, in.aid());
+        assertEquals(accented, in.aid());
+        assertEquals(accentedPlatform, in.aid());
+        assertNull(in.aid());
+        assertTrue(in.atEnd());
+    }
+
+    @Test
+    void aResetWriterWritesWhatAFreshOneWrites() {
+        Wire.Writer reused = new Wire.Writer();
+        reused.string("x".repeat(1_000)).int64(1); // grows the buffer past its first size
+        byte[] again = reused.reset().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes();
+        assertArrayEquals(new Wire.Writer().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes(), again);
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
+import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
@@ -27,7 +28,7 @@ class InboxSegmentTest {
     @Test
     void aSegmentSurvivesItsEncodingWhateverTheContent() {
         String tricky = "12:three\nlines: and a colon";
-        List<SegmentCodec.Entry> back = SegmentCodec.decode(SegmentCodec.encode(List.of(logged(A, 7, 1, tricky), logged(B, -2, 5, ""))));
+        List<SegmentCodec.Entry> back = SegmentCodec.decode(SegmentCodec.encode(List.of(logged(A, 7, 1, tricky), logged(B, -2, 5, "")), new Wire.Writer()));
         assertEquals(2, back.size());
         assertEquals(A, back.get(0).aid());
         assertEquals(7, back.get(0).incarnation());

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
+import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
@@ -47,7 +48,7 @@ class LogReaderTest {
     }
 
     private void segment(String writer, long number, LoggedMessage... messages) {
-        inbox.put(LogKeys.segment(writer, number), SegmentCodec.encode(List.of(messages)));
+        inbox.put(LogKeys.segment(writer, number), SegmentCodec.encode(List.of(messages), new Wire.Writer()));
     }
 
     private void manifest(String writer, long next, Long... live) {
