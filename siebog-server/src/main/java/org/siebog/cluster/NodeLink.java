@@ -95,7 +95,7 @@ final class NodeLink implements Runnable {
         request.reset().op(Wire.Op.DELIVER).integer(batch.size());
         for (Outgoing o : batch) {
             request.aid(o.receiver()).string(o.id().origin()).int64(o.id().counter())
-                    .message(o.message());
+                    .sharedMessage(o.message());
         }
         cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
             if (failure != null) {

@@ -96,7 +96,7 @@ public class NodeRequests implements RequestHandler {
         for (int i = 0; i < n; i++) {
             AID receiver = request.aid();
             MessageId id = new MessageId(request.string(), request.int64());
-            ACLMessage message = request.message();
+            ACLMessage message = request.sharedMessage();
             CompletableFuture<Void> admitted;
             try {
                 admitted = router.admitHere(receiver, id, message);

@@ -14,7 +14,7 @@ import org.siebog.message.MessageId;
 /**
  * The stored form of an {@link InboxSegment}: per message its agent, the agent's incarnation, its
  * inbox position, its identity and the message, in the binary form messages take between nodes
- * ({@link Wire}). Segments are read only by nodes of the same build, after a crash; writing every
+ * ({@link Wire}); a message to several agents of the node is written once per segment. Segments are read only by nodes of the same build, after a crash; writing every
  * admitted message as JSON instead was the largest single cost of a busy stateful agent's node.
  */
 final class SegmentCodec {
@@ -35,7 +35,7 @@ final class SegmentCodec {
         out.reset();
         for (LoggedMessage m : messages) {
             out.aid(m.aid()).int64(m.incarnation()).int64(m.seq()).string(m.id().origin()).int64(m.id().counter())
-                    .message(m.message());
+                    .sharedMessage(m.message());
         }
         return out.toBytes();
     }
@@ -49,7 +49,7 @@ final class SegmentCodec {
                 long incarnation = in.int64();
                 long seq = in.int64();
                 MessageId id = new MessageId(in.string(), in.int64());
-                entries.add(new Entry(aid, incarnation, seq, id, in.message()));
+                entries.add(new Entry(aid, incarnation, seq, id, in.sharedMessage()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable inbox segment", e);

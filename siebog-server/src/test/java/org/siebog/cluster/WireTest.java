@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.Map;
 
@@ -97,5 +99,49 @@ class WireTest {
         reused.string("x".repeat(1_000)).int64(1); // grows the buffer past its first size
         byte[] again = reused.reset().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes();
         assertArrayEquals(new Wire.Writer().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes(), again);
+    }
+
+    @Test
+    void aMessageToManyIsWrittenOnceAndReadBackAsOneInstance() throws Exception {
+        ACLMessage.Builder toAll = ACLMessage.builder(Performative.INFORM).content("start");
+        for (int i = 0; i < 1_000; i++) {
+            toAll.receiver(AID.parse("sender-" + i + "@siebog"));
+        }
+        ACLMessage broadcast = toAll.build();
+        ACLMessage other = ACLMessage.builder(Performative.REQUEST).receiver(AID.parse("b@siebog")).build();
+        Wire.Writer out = new Wire.Writer();
+        for (int i = 0; i < 1_000; i++) {
+            out.sharedMessage(broadcast);
+        }
+        out.sharedMessage(other).sharedMessage(broadcast);
+        byte[] once = new Wire.Writer().message(broadcast).toBytes();
+        byte[] bytes = out.toBytes();
+        assertTrue(bytes.length < 2 * once.length, bytes.length + " bytes for one message of " + once.length);
+
+        Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
+        ACLMessage first = in.sharedMessage();
+        assertEquals(broadcast, first);
+        for (int i = 1; i < 1_000; i++) {
+            assertSame(first, in.sharedMessage());
+        }
+        assertEquals(other, in.sharedMessage());
+        assertSame(first, in.sharedMessage());
+        assertTrue(in.atEnd());
+    }
+
+    @Test
+    void aReferenceToAMessageNotReadIsAnError() {
+        byte[] bytes = new Wire.Writer().integer(3).toBytes();
+        IOException e = assertThrows(IOException.class, () -> new Wire.Reader(bytes, 0, bytes.length).sharedMessage());
+        assertTrue(e.getMessage().contains("reference to message 3"), e.getMessage());
+    }
+
+    @Test
+    void aResetForgetsTheMessagesWrittenBefore() throws Exception {
+        ACLMessage m = ACLMessage.builder(Performative.INFORM).receiver(AID.parse("b@siebog")).build();
+        Wire.Writer out = new Wire.Writer();
+        out.sharedMessage(m);
+        byte[] bytes = out.reset().sharedMessage(m).toBytes();
+        assertEquals(m, new Wire.Reader(bytes, 0, bytes.length).sharedMessage());
     }
 }

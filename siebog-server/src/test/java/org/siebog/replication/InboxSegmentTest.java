@@ -2,6 +2,7 @@ package org.siebog.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -40,6 +41,19 @@ class InboxSegmentTest {
         assertEquals(B, back.get(1).aid());
         assertEquals(-2, back.get(1).incarnation());
         assertEquals(5, back.get(1).envelope().seq());
+    }
+
+    @Test
+    void aMessageToSeveralAgentsIsStoredOncePerSegment() {
+        ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).receiver(A).receiver(B).content("start").build();
+        MessageId id = new MessageId("node1/x", 7);
+        List<LoggedMessage> batch = List.of(new LoggedMessage(A, 1, 3, id, toBoth, 1, new CompletableFuture<>()),
+                new LoggedMessage(B, 1, 9, id, toBoth, 1, new CompletableFuture<>()));
+        List<SegmentCodec.Entry> back = SegmentCodec.decode(SegmentCodec.encode(batch, new Wire.Writer()));
+        assertEquals(List.of(A, B), back.stream().map(SegmentCodec.Entry::aid).toList());
+        assertEquals(toBoth, back.get(0).message());
+        assertSame(back.get(0).message(), back.get(1).message());
+        assertEquals(9, back.get(1).seq());
     }
 
     @Test
