@@ -13,7 +13,7 @@
 #   SIEBOG_PLATFORM, SIEBOG_CASSANDRA_CONTACT_POINTS, SIEBOG_CASSANDRA_LOCAL_DC
 #                           -> siebog.platform, siebog.cassandra.contact-points,
 #                              siebog.cassandra.local-datacenter
-#   JAVA_OPTS               JVM options; default -Xms64m -Xmx512m
+#   JAVA_OPTS               JVM options; default -Xms1g -Xmx1g, as `./siebog run` gives its nodes
 set -euo pipefail
 
 say() { echo "siebog-node: $*" >&2; }
@@ -82,7 +82,7 @@ args=(
     args+=(-Dsiebog.cassandra.local-datacenter="$SIEBOG_CASSANDRA_LOCAL_DC")
 
 # What WildFly's standalone.conf would add, were JAVA_OPTS unset; the heap is the part to override.
-export JAVA_OPTS="${JAVA_OPTS:--Xms64m -Xmx512m} -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Djboss.modules.system.pkgs=org.jboss.byteman"
+export JAVA_OPTS="${JAVA_OPTS:--Xms1g -Xmx1g} -Djava.net.preferIPv4Stack=true -Djava.awt.headless=true -Djboss.modules.system.pkgs=org.jboss.byteman"
 # standalone.sh then runs the JVM as its child and relays TERM/INT to it: `docker stop` is a
 # clean shutdown.
 export LAUNCH_JBOSS_IN_BACKGROUND=1

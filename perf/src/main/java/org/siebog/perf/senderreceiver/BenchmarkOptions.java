@@ -50,9 +50,9 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
               --pairs LIST        numbers of pairs, comma-separated (default 1,10,100,1000)
               --payload LIST      message content length in characters, comma-separated (default 7)
               --prime-limit N     the Receiver counts the primes up to N before replying (default 0: no task)
-              --jade              also measure JADE 4.3.3 (one container in a child JVM, -Xmx512m)
+              --jade              also measure JADE 4.3.3 (one container in a child JVM, -Xmx1g)
               --nodes N           1 (default) or 2: each Sender on one node, its Receiver on the other;
-                                  JADE: Receivers and Senders in two containers in two JVMs, -Xmx512m each
+                                  JADE: Receivers and Senders in two containers in two JVMs, -Xmx1g each
               --url URL           the Siebog node (default http://127.0.0.1:8080/siebog)
               --warmup N          round trips per pair before measuring (default 200)
               --measured N        round trips per pair that are timed (default 300)

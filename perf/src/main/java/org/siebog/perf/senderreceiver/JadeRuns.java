@@ -32,7 +32,7 @@ import org.siebog.perf.senderreceiver.jade.JadeTwoContainerRun;
  */
 public final class JadeRuns {
 
-    static final String HEAP = "-Xmx512m";
+    static final String HEAP = "-Xmx1g";
     private static final int ERROR_LINES_SHOWN = 5;
 
     /** @param nodes 1: one container in one JVM; 2: Receivers and Senders in two containers in two JVMs */
