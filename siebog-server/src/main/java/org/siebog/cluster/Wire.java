@@ -75,7 +75,11 @@ public final class Wire {
      * for every batch, and every string's own UTF-8 copy, were 40% of the bytes a busy node allocated.
      */
     public static final class Writer {
-        private byte[] buffer = new byte[256];
+        private static final int INITIAL_BYTES = 256;
+        /** A buffer grown past this by one large request is dropped at the next reset, not kept for all. */
+        private static final int MAX_KEPT_BYTES = 1 << 20;
+
+        private byte[] buffer = new byte[INITIAL_BYTES];
         private int size;
         /** The messages written since the last reset, by instance, with their place among them. */
         private IdentityHashMap<ACLMessage, Integer> shared;
@@ -83,6 +87,9 @@ public final class Wire {
         /** Empties the writer for the next request, keeping its buffer. */
         public Writer reset() {
             size = 0;
+            if (buffer.length > MAX_KEPT_BYTES) {
+                buffer = new byte[INITIAL_BYTES];
+            }
             if (shared != null) {
                 shared.clear();
             }

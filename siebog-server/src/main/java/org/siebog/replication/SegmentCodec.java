@@ -14,8 +14,9 @@ import org.siebog.message.MessageId;
 /**
  * The stored form of an {@link InboxSegment}: per message its agent, the agent's incarnation, its
  * inbox position, its identity and the message, in the binary form messages take between nodes
- * ({@link Wire}); a message to several agents of the node is written once per segment. Segments are read only by nodes of the same build, after a crash; writing every
- * admitted message as JSON instead was the largest single cost of a busy stateful agent's node.
+ * ({@link Wire}); a message to several agents of the node is written once per segment. Segments
+ * are read only by nodes of the same build, after a crash; writing every admitted message as JSON
+ * instead was the largest single cost of a busy stateful agent's node.
  */
 final class SegmentCodec {
 

@@ -96,9 +96,12 @@ class WireTest {
     @Test
     void aResetWriterWritesWhatAFreshOneWrites() {
         Wire.Writer reused = new Wire.Writer();
-        reused.string("x".repeat(1_000)).int64(1); // grows the buffer past its first size
-        byte[] again = reused.reset().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes();
-        assertArrayEquals(new Wire.Writer().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes(), again);
+        byte[] fresh = new Wire.Writer().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes();
+        for (int grownBy : new int[] {1_000, 3_000_000}) { // past the first size, and past what a writer keeps
+            reused.string("x".repeat(grownBy)).int64(1);
+            assertArrayEquals(fresh, reused.reset().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes());
+            reused.reset();
+        }
     }
 
     @Test
