@@ -184,18 +184,18 @@ public final class YcsbReport {
     }
 
     /**
-     * Whether Siebog held at least {@link #MIN_SUSTAINED_OPS}: throttled, at its target (a steady mean of
-     * 98% of it or more); unthrottled ({@code target} 0), at its own steady mean. Either way the level
-     * must be stable: 95% of the steady seconds at 90% of it or more.
+     * Whether Siebog held at least {@link #MIN_SUSTAINED_OPS}: a steady mean of 98% or more of its
+     * target (throttled) or of that minimum (unthrottled, {@code target} 0), with 95% of the steady
+     * seconds at 90% of it or more.
      */
     static String sustained(PhaseRun siebog, double target, long warmup) {
         double ops = siebog.steadyOpsPerSec(warmup);
-        double level = target > 0 ? target : ops;
+        double level = target > 0 ? target : MIN_SUSTAINED_OPS;
         double stableShare = siebog.shareOfSecondsAtLeast90Percent(warmup, level);
         boolean sustained = ops >= 0.98 * level && stableShare >= 0.95 && level >= MIN_SUSTAINED_OPS;
         return String.format(Locale.ROOT, "target: >= %.0f ops/s sustained (%s; >= 95%% of seconds at >= 90%% of it): %s "
                 + "(%.0f ops/s, %.0f%% of seconds at >= 90%% of %.0f)", MIN_SUSTAINED_OPS,
-                target > 0 ? "throttled at " + Math.round(target) + ", a steady mean >= 98% of that" : "unthrottled, its steady mean",
+                target > 0 ? "throttled at " + Math.round(target) + ", a steady mean >= 98% of that" : "unthrottled",
                 holds(sustained), ops, 100 * stableShare, level);
     }
 

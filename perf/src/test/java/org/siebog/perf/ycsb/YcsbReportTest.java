@@ -21,13 +21,15 @@ class YcsbReportTest {
     }
 
     @Test
-    void unthrottledItIsJudgedAtItsOwnSteadyMean() {
+    void unthrottledItMustStayAtTheIssuesFigure() {
         String steady = YcsbReport.sustained(run(100, s -> 8000), 0, 10);
         assertTrue(steady.contains("HOLDS") && steady.contains("unthrottled"), steady);
+        // Above 6,000 all along, however much it varies there.
+        assertTrue(YcsbReport.sustained(run(100, s -> s % 2 == 0 ? 6000 : 12000), 0, 10).contains("HOLDS"));
         String tooSlow = YcsbReport.sustained(run(100, s -> 5000), 0, 10);
         assertTrue(tooSlow.contains("MISSED"), tooSlow);
-        String unstable = YcsbReport.sustained(run(100, s -> s % 5 == 0 ? 2000 : 9000), 0, 10);
-        assertTrue(unstable.contains("MISSED"), unstable);
+        String dipping = YcsbReport.sustained(run(100, s -> s % 5 == 0 ? 2000 : 9000), 0, 10);
+        assertTrue(dipping.contains("MISSED"), dipping);
     }
 
     @Test
