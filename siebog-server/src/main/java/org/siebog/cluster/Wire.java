@@ -84,7 +84,7 @@ public final class Wire {
         /** The messages written since the last reset, by instance, with their place among them. */
         private IdentityHashMap<ACLMessage, Integer> shared;
 
-        /** Empties the writer for the next request, keeping its buffer. */
+        /** Empties the writer for the next request; its buffer stays unless one grew it past {@link #MAX_KEPT_BYTES}. */
         public Writer reset() {
             size = 0;
             if (buffer.length > MAX_KEPT_BYTES) {
