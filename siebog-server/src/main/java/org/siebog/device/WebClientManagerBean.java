@@ -2,6 +2,7 @@ package org.siebog.device;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
@@ -57,6 +58,8 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
     static final int MAX_FRAME_BYTES = Integer.getInteger("siebog.device.max-frame-bytes", 256 * 1024);
     static final int MAX_STATE_BYTES = Integer.getInteger("siebog.state.max-bytes", 64 * 1024);
     static final long CLEAR_WITHIN_MS = 5_000;
+    /** How long devices that left together are waited for before their agents crowd onto those back. */
+    static final long REJOIN_WINDOW_MS = Long.getLong("siebog.device.rejoin-window-ms", 10_000);
     static final int MAX_PENDING_STATE = Integer.getInteger("siebog.state.max-pending", 256);
 
     @Inject
@@ -92,6 +95,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
     private final Map<DeviceConnection, Boolean> opened = new ConcurrentHashMap<>();
     private final Map<AID, ClientAgentProxy> proxies = new ConcurrentHashMap<>();
     private final ComputeUnitBalancer balancer = ComputeUnitBalancer.fromSystemProperty();
+    private final RestartPacer pacer = new RestartPacer(REJOIN_WINDOW_MS);
     private final SecureRandom ids = new SecureRandom();
     private final AtomicBoolean begun = new AtomicBoolean();
     private final AtomicBoolean sweepQueued = new AtomicBoolean();
@@ -171,12 +175,12 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             return registry.find(requested).orElseThrow(() -> new InvalidAgentRequestException(
                     "there is no device '" + requested + "'; GET /api/devices lists the joined devices"));
         }
-        return balancer.select(joinedDevices()).orElseThrow(() -> new NoDeviceException(agentClass));
+        return balancer.select(sortedById(registry.all())).orElseThrow(() -> new NoDeviceException(agentClass));
     }
 
     /** Sorted, so a seeded balancer makes the same choices whatever order the cache iterates in. */
-    private List<Device> joinedDevices() {
-        List<Device> devices = new ArrayList<>(registry.all());
+    private static List<Device> sortedById(Collection<Device> joined) {
+        List<Device> devices = new ArrayList<>(joined);
         devices.sort(Comparator.comparing(Device::id));
         return devices;
     }
@@ -318,29 +322,44 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
                 c.close(4008, "no heartbeat for " + (now - c.lastSeen()) + " ms");
             }
         }
-        // Read once per sweep, and only if an agent needs a device: 16,000 agents waiting for one
-        // must not cost a registry read, a sort and an exception each, every second.
-        List<Device> joined = null;
+        List<ClientAgentProxy> homeless = new ArrayList<>();
         for (ClientAgentProxy proxy : proxies.values()) {
             if (proxy.stopped() || proxy.readingState()) {
                 continue; // on its way out (forget() follows), or being started elsewhere
             }
             String device = proxy.device();
-            if (device != null && registry.find(device).isPresent() && !proxy.startOverdue(now)) {
-                continue;
+            if (device == null || registry.find(device).isEmpty() || proxy.startOverdue(now)) {
+                homeless.add(proxy);
             }
-            if (joined == null) {
-                joined = joinedDevices();
-            }
-            if (device == null && joined.isEmpty()) {
-                continue; // already waiting for a device, and there is still none
+        }
+        // Read once per sweep, also when no agent needs a device, so the pacer knows the units
+        // joined before a mass departure; 16,000 agents waiting must not cost a read each.
+        Collection<Device> joined = registry.all();
+        int allowed = pacer.allowance(now, joined.stream().mapToDouble(Device::computeUnits).sum(), homeless.size());
+        List<Device> candidates = allowed > 0 ? sortedById(joined) : List.of();
+        for (int i = 0; i < homeless.size(); i++) {
+            ClientAgentProxy proxy = homeless.get(i);
+            String device = proxy.device();
+            boolean startsNow = i < allowed && !candidates.isEmpty();
+            if (device == null && !startsNow) {
+                continue; // already waiting for a device, and still must
             }
             if (device != null && proxy.startOverdue(now)) {
                 toDevice(device, DeviceFrames.stop(proxy.aid())); // so a late start there leaves no second copy running
             }
             proxy.detach();
-            replace(proxy, joined);
+            if (startsNow) {
+                replace(proxy, candidates);
+            } else {
+                waitForDevice(proxy);
+            }
         }
+    }
+
+    /** Marks the agent as waiting for a device, so the directory no longer names the one it lost. */
+    private void waitForDevice(ClientAgentProxy proxy) {
+        directory.lookup(proxy.aid()).filter(e -> e.device() != null)
+                .ifPresent(entry -> proxy.unlessStopped(() -> directory.update(entry.onDevice(null))));
     }
 
     /**
@@ -356,9 +375,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         }
         Device target = balancer.select(joined).orElse(null);
         if (target == null) {
-            if (entry.device() != null) {
-                proxy.unlessStopped(() -> directory.update(entry.onDevice(null)));
-            }
+            waitForDevice(proxy);
             return;
         }
         proxy.readSavedState().whenComplete((saved, unreadable) -> {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.siebog.it.SiebogApi.aid;
 import static org.siebog.it.SiebogApi.message;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -140,6 +142,33 @@ class DevicesIT {
             assertEquals("m2", second.next("deliver").getJsonObject("message").getString("content"));
             assertEquals(second.id(), siebog.agents().get(client).getString("location"));
             SiebogApi.await("the vanished device is no longer listed", () -> deviceListed(first.id()) == null);
+        }
+    }
+
+    @Test
+    void whenEveryDeviceGoesAtOnceTheFirstBackIsNotCrowdedWithAllTheirAgents() {
+        SiebogApi.await("the other tests' devices have left", () -> siebog.get("devices").array().isEmpty());
+        List<TestDevice> gone = List.of(TestDevice.join(siebog, 10), TestDevice.join(siebog, 10), TestDevice.join(siebog, 10),
+                TestDevice.join(siebog, 10));
+        List<String> agents = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            agents.add(startClientAgent(gone.get(i % gone.size()), name("crowd")));
+        }
+        gone.forEach(TestDevice::vanish);
+        SiebogApi.await("the vanished devices are no longer listed", () -> siebog.get("devices").array().isEmpty());
+        try (TestDevice first = TestDevice.join(siebog, 10)) {
+            // A quarter of the compute units are back: at most a quarter of the agents start now.
+            int startedNow = 0;
+            while (first.startAgentWithin(Duration.ofSeconds(2)).isPresent()) {
+                startedNow++;
+            }
+            assertTrue(startedNow >= 1 && startedNow <= 5, startedNow + " of 20 agents started on the first device back");
+            // The others do not come back: once the rejoin window has passed, the rest start on this one.
+            for (int i = startedNow; i < agents.size(); i++) {
+                first.startAgent();
+            }
+            Map<String, JsonObject> listed = siebog.agents();
+            agents.forEach(aid -> assertEquals(first.id(), listed.get(aid).getString("location"), aid));
         }
     }
 

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -112,12 +113,17 @@ public final class TestDevice implements AutoCloseable {
 
     /** The next frame with {@code op} (any op if null), skipping heartbeats; fails after 30 s. */
     public JsonObject next(String op) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        return nextWithin(op, Duration.ofSeconds(30)).orElseGet(() -> fail("no '" + op + "' frame within 30 s"));
+    }
+
+    /** The next frame with {@code op} (any op if null), skipping heartbeats, if one comes {@code within}. */
+    public Optional<JsonObject> nextWithin(String op, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
         try {
             while (true) {
                 JsonObject frame = frames.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
                 if (frame == null) {
-                    fail("no '" + op + "' frame within 30 s");
+                    return Optional.empty();
                 }
                 if (frame.getString("op").equals("heartbeat") && !"heartbeat".equals(op)) {
                     continue;
@@ -125,7 +131,7 @@ public final class TestDevice implements AutoCloseable {
                 if (op != null) {
                     assertEquals(op, frame.getString("op"), () -> "expected '" + op + "', got " + frame);
                 }
-                return frame;
+                return Optional.of(frame);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -140,8 +146,13 @@ public final class TestDevice implements AutoCloseable {
 
     /** Answers a {@code start} for a client agent as a device that ran its onStart. */
     public JsonObject startAgent() {
-        JsonObject start = next("start");
-        send(Json.createObjectBuilder().add("op", "started").add("aid", start.getString("aid")).build());
+        return startAgentWithin(Duration.ofSeconds(30)).orElseGet(() -> fail("no 'start' frame within 30 s"));
+    }
+
+    /** Answers a {@code start} that comes {@code within}, as {@link #startAgent()} does. */
+    public Optional<JsonObject> startAgentWithin(Duration within) {
+        Optional<JsonObject> start = nextWithin("start", within);
+        start.ifPresent(frame -> send(Json.createObjectBuilder().add("op", "started").add("aid", frame.getString("aid")).build()));
         return start;
     }
 
