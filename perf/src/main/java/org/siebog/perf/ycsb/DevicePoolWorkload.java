@@ -22,8 +22,8 @@ import site.ycsb.workloads.CoreWorkload;
  * device, first {@code saveState}, as {@link SiebogDeviceDB#insert} does) with {@code threadcount} threads.
  *
  * <p>Why a run phase creates its records itself: a YCSB load phase in a JVM of its own cannot be followed
- * by a run phase, because its devices end with its JVM and the node then starts all their agents on
- * whichever device of the next JVM joins first.
+ * by a run phase without measuring something else: its devices end with its JVM, and the run phase
+ * would open with the node restarting all their agents on the new devices as those join.
  */
 public final class DevicePoolWorkload extends CoreWorkload {
 
