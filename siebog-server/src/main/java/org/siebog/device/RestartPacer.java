@@ -16,9 +16,13 @@ package org.siebog.device;
  */
 final class RestartPacer {
 
+    /** How often the joined units are read while no agent waits (a read of 19,000 devices takes ~13 ms). */
+    static final long READ_EVERY_MS = 1_000;
+
     private final long windowMs;
     private double peakUnits;
     private long peakSeenAt;
+    private long readAt = Long.MIN_VALUE / 2;
     private double lastUnits;
     /** Agents allowed to start since fewer than half of the peak units were joined. */
     private int pacedStarts;
@@ -28,13 +32,23 @@ final class RestartPacer {
     }
 
     /**
-     * Called once per sweep, also when nothing waits (it keeps the peak current).
+     * Whether a sweep should read the units joined and call {@link #allowance}: always when agents
+     * wait, otherwise once a second to keep the peak current (joins come in bursts, each asking for
+     * a sweep).
+     */
+    synchronized boolean wantsUnits(long now, int waiting) {
+        return waiting > 0 || now - readAt >= READ_EVERY_MS;
+    }
+
+    /**
+     * How many waiting agents may start now; also records {@code joinedUnits} for the peak.
      *
      * @param joinedUnits the compute units of all devices joined now
      * @param waiting     how many agents wait for a device
      * @return how many of them may start now, 0 to {@code waiting}
      */
     synchronized int allowance(long now, double joinedUnits, int waiting) {
+        readAt = now;
         if (joinedUnits >= peakUnits || now - peakSeenAt > windowMs) {
             peakUnits = joinedUnits;
             peakSeenAt = now;

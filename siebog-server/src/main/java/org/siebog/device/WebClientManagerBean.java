@@ -332,8 +332,10 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
                 homeless.add(proxy);
             }
         }
-        // Read once per sweep, also when no agent needs a device, so the pacer knows the units
-        // joined before a mass departure; 16,000 agents waiting must not cost a read each.
+        if (!pacer.wantsUnits(now, homeless.size())) {
+            return;
+        }
+        // One read for all: 16,000 agents waiting must not cost a registry read, a sort and an exception each.
         Collection<Device> joined = registry.all();
         int allowed = pacer.allowance(now, joined.stream().mapToDouble(Device::computeUnits).sum(), homeless.size());
         List<Device> candidates = allowed > 0 ? sortedById(joined) : List.of();

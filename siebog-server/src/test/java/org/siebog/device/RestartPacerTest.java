@@ -1,6 +1,8 @@
 package org.siebog.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +16,14 @@ class RestartPacerTest {
         assertEquals(0, pacer.allowance(0, units, 0));
         assertEquals(0, pacer.allowance(1_000, units, 0));
         return pacer;
+    }
+
+    @Test
+    void theUnitsAreReadEverySecondOrWheneverAgentsWait() {
+        RestartPacer pacer = steadyAt(100);
+        assertFalse(pacer.wantsUnits(1_999, 0));
+        assertTrue(pacer.wantsUnits(1_999, 3));
+        assertTrue(pacer.wantsUnits(2_000, 0));
     }
 
     @Test
