@@ -27,15 +27,10 @@ class RestartPacerTest {
     }
 
     @Test
-    void oneDeviceLeavingAmongManyRestartsAllItsAgentsAtOnce() {
+    void whileHalfOfTheUnitsOrMoreAreJoinedEveryWaitingAgentStarts() {
         RestartPacer pacer = steadyAt(100);
-        assertEquals(7, pacer.allowance(2_000, 90, 7));
-    }
-
-    @Test
-    void halfOfTheUnitsStillJoinedIsEnoughToRestartEverything() {
-        RestartPacer pacer = steadyAt(100);
-        assertEquals(40, pacer.allowance(2_000, 50, 40));
+        assertEquals(7, pacer.allowance(2_000, 90, 7), "one device of many left");
+        assertEquals(40, pacer.allowance(3_000, 50, 40), "half of the units left");
     }
 
     @Test
