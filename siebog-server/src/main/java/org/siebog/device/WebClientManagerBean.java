@@ -46,8 +46,9 @@ import org.siebog.state.StateManager;
  *
  * <p>One sweep a second keeps both honest: devices that stopped sending heartbeats (or never
  * joined) are closed, and every proxy whose device is no longer in the cluster's registry (it
- * left, or its node died) is started on another device. A device leaving this node triggers the
- * sweep at once; other nodes' proxies notice on their own next sweep, within a second.
+ * left, or its node died) is started on another device ({@link RestartPacer} paces that after most
+ * devices left at once). A device leaving this node triggers the sweep at once; other nodes'
+ * proxies notice on their own next sweep, within a second.
  */
 @ApplicationScoped
 public class WebClientManagerBean implements WebClientManager, DevicePush {
@@ -335,7 +336,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
         if (!pacer.wantsUnits(now, homeless.size())) {
             return;
         }
-        // One read for all: 16,000 agents waiting must not cost a registry read, a sort and an exception each.
+        // One read and one sort for all the waiting agents (16,000 may wait), not one each.
         Collection<Device> joined = registry.all();
         int allowed = pacer.allowance(now, joined.stream().mapToDouble(Device::computeUnits).sum(), homeless.size());
         List<Device> candidates = allowed > 0 ? sortedById(joined) : List.of();
