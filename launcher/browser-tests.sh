@@ -18,7 +18,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLIENT="$ROOT/siebog-client-js"
-PORT_OFFSET=900                  # HTTP 8980; the other suites use 200, 500-700, 1500+, 2000-2200
+PORT_OFFSET=900                  # HTTP 8980; the other suites use 500-700, 1500+, 2000-2200, 3000
 URL="http://127.0.0.1:$((8080 + PORT_OFFSET))/siebog"
 NODES_DIR="$ROOT/target/browser-nodes"
 OUT="$ROOT/target/browser-tests"

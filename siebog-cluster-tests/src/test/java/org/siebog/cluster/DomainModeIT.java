@@ -29,7 +29,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * directory (SIEBOG_DOMAIN_DIR = siebog-cluster-tests/target/domain-it) and port base 1500
  * (SIEBOG_DOMAIN_PORT_BASE): domain controller on 20490, server-1 HTTP 9580 and JGroups 9100,
  * server-2 HTTP 9680 and JGroups 9200. ClusterIT's standalone nodes use offsets 500-700 (HTTP
- * 8580-8780), the Arquillian server offset 200. The launcher's output: target/domain-it-launcher.log.
+ * 8580-8780), the Arquillian server offset 3000. The launcher's output: target/domain-it-launcher.log.
  *
  * <p>{@code -Dsiebog.it.domainEar=FILE} runs the domain with another EAR (e.g. while
  * siebog-ear/target/siebog.ear is being rebuilt).

@@ -9,12 +9,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A local cluster started the way a user starts one: {@code ./siebog run --nodes N --detach}, with
- * its own nodes directory and port offset so it never meets a cluster someone is running.
+ * its own nodes directory, port offset and Cassandra node (CQL 9542, storage 7500, JMX 7599, files
+ * beside the nodes directory) so it never meets a cluster someone is running, nor that cluster's
+ * Cassandra on 9042.
  */
 final class LocalCluster implements AutoCloseable {
 
     private final Path root = Path.of(System.getProperty("siebog.root", "..")).toAbsolutePath().normalize();
     private final Path nodesDir;
+    /** Beside the nodes, not among them: ./siebog stop takes every directory of nodesDir with a pid for a node. */
+    private final Path cassandraDir;
     private final int portOffset;
     private final int nodes;
 
@@ -22,6 +26,7 @@ final class LocalCluster implements AutoCloseable {
         this.nodes = nodes;
         this.portOffset = portOffset;
         this.nodesDir = root.resolve("siebog-cluster-tests/target/clusters").resolve(name);
+        this.cassandraDir = root.resolve("siebog-cluster-tests/target/clusters").resolve(name + "-cassandra");
     }
 
     LocalCluster start() throws IOException, InterruptedException {
@@ -59,6 +64,10 @@ final class LocalCluster implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("SIEBOG_NODES_DIR", nodesDir.toString());
+        builder.environment().put("SIEBOG_CASSANDRA_DIR", cassandraDir.toString());
+        builder.environment().put("SIEBOG_CASSANDRA_PORT", "9542");
+        builder.environment().put("SIEBOG_CASSANDRA_STORAGE_PORT", "7500");
+        builder.environment().put("SIEBOG_CASSANDRA_JMX_PORT", "7599");
         Process process = builder.start();
         process.getOutputStream().close();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

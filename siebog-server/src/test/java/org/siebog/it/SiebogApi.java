@@ -55,7 +55,7 @@ public final class SiebogApi {
 
     /** The API of the test server: {@code http://127.0.0.1:8080+offset/siebog/api/}. */
     public static SiebogApi testServer() {
-        return new SiebogApi(URI.create("http://127.0.0.1:" + Integer.getInteger("siebog.it.httpPort", 8280) + "/siebog/api/"));
+        return new SiebogApi(URI.create("http://127.0.0.1:" + Integer.getInteger("siebog.it.httpPort", 11080) + "/siebog/api/"));
     }
 
     public URI uri(String path) {
