@@ -85,6 +85,7 @@ domain_load() {
     base=$(sed -n 's/^PORT_BASE=//p' "$DOMAIN_DIR/domain.env")
     [[ $base =~ ^[0-9]+$ ]] || die "$DOMAIN_DIR/domain.env is damaged (no PORT_BASE); stop the domain and start it again"
     domain_set_ports "$base"
+    load_admin_password
 }
 
 port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -196,7 +197,7 @@ wait_rest() {
         pending=0
         while IFS=$'\t' read -r name status offset group view; do
             [[ $group == "$DOMAIN_GROUP" && $status == STARTED ]] || continue
-            curl -fsS -o /dev/null "http://127.0.0.1:$(http_port "$offset")/siebog/api/nodes" 2>/dev/null || pending=1
+            api_get "http://127.0.0.1:$(http_port "$offset")/siebog/api/nodes" >/dev/null || pending=1
         done <<<"$SERVERS"
         ((pending)) || break
         if ((SECONDS > deadline)); then
@@ -223,7 +224,7 @@ wait_cluster() {
         while IFS=$'\t' read -r name status offset group view; do
             [[ $group == "$DOMAIN_GROUP" && $status == STARTED ]] || continue
             seen=", $(view_members "$view"), "
-            nodes=$(curl -fsS --max-time 5 "http://127.0.0.1:$(http_port "$offset")/siebog/api/nodes" 2>/dev/null || true)
+            nodes=$(api_get "http://127.0.0.1:$(http_port "$offset")/siebog/api/nodes" || true)
             for other in $names; do
                 [[ $seen == *", $other, "* && $nodes == *"\"name\":\"$other\""* ]] || formed=0
             done
@@ -325,6 +326,11 @@ domain_prepare() {
     cp -r "$WILDFLY_HOME/domain" "$HC_DIR"
     # host1 runs only the servers the launcher gives it, not WildFly's two examples.
     sed -i '/<servers>/,/<\/servers>/d' "$HC_DIR/configuration/host-secondary.xml"
+    # The REST API's admin, in the application realm of the host that runs the servers (every host
+    # that runs servers needs its users: docs/admin.md); the password as for ./siebog run.
+    "$ROOT/launcher/users.sh" "$WILDFLY_HOME" "$HC_DIR/configuration" "$CREDENTIALS" admin:siebog-admin >/dev/null \
+        || die "could not create the admin account on $DOMAIN_HOST (launcher/users.sh)"
+    load_admin_password
     echo "PORT_BASE=$base" >"$DOMAIN_DIR/domain.env"
 
     # The shared cluster configuration, its addresses moved under /profile=ha.
@@ -490,7 +496,7 @@ domain_status() {
     while IFS=$'\t' read -r name status offset group view; do
         [[ $status == STARTED ]] || continue
         url="http://127.0.0.1:$(http_port "$offset")/siebog/api/nodes"
-        body=$(curl -sS --max-time 5 -w '\n%{http_code}' "$url" 2>&1 || true)
+        body=$(printf 'user = "admin:%s"\n' "$ADMIN_PASSWORD" | curl -sS -K - --max-time 5 -w '\n%{http_code}' "$url" 2>&1 || true)
         code=${body##*$'\n'}
         [[ $code == 200 ]] && body=${body%$'\n'*} || body="HTTP $code (is siebog.ear deployed?)"
         printf '  %-10s %s\n' "$name" "$body"

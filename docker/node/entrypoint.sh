@@ -14,6 +14,9 @@
 #                           -> siebog.platform, siebog.cassandra.contact-points,
 #                              siebog.cassandra.local-datacenter
 #   JAVA_OPTS               JVM options; default -Xms1g -Xmx1g, as `./siebog run` gives its nodes
+#   SIEBOG_ADMIN_PASSWORD_FILE, SIEBOG_ADMIN_PASSWORD
+#                           the REST API's admin password (role siebog-admin): a file (a Docker or
+#                           Kubernetes secret) or the value itself. Required: the image has none.
 set -euo pipefail
 
 say() { echo "siebog-node: $*" >&2; }
@@ -66,6 +69,19 @@ fi
 cluster_hosts=${cluster_hosts// /}
 [[ $cluster_hosts =~ ^[^],[]+\[[0-9]+\](,[^],[]+\[[0-9]+\])*$ ]] ||
     die "SIEBOG_CLUSTER_HOSTS must look like host[port],host[port],... (got '$cluster_hosts')"
+
+# The REST API's admin, in this node's application realm (WildFly's add-user.sh; docs/security.md).
+admin_password=""
+if [[ -n ${SIEBOG_ADMIN_PASSWORD_FILE:-} ]]; then
+    [[ -r $SIEBOG_ADMIN_PASSWORD_FILE ]] || die "SIEBOG_ADMIN_PASSWORD_FILE names $SIEBOG_ADMIN_PASSWORD_FILE, which cannot be read"
+    admin_password=$(head -n 1 "$SIEBOG_ADMIN_PASSWORD_FILE")
+else
+    admin_password=${SIEBOG_ADMIN_PASSWORD:-}
+fi
+[[ -n $admin_password ]] || die "no admin password: set SIEBOG_ADMIN_PASSWORD_FILE (a secret) or SIEBOG_ADMIN_PASSWORD; the image has no default"
+"$JBOSS_HOME/bin/add-user.sh" -a -s -u admin -p "$admin_password" -g siebog-admin >/dev/null ||
+    die "add-user.sh could not create the admin account"
+unset admin_password SIEBOG_ADMIN_PASSWORD
 
 args=(
     -c siebog-ha.xml

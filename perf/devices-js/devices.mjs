@@ -230,10 +230,18 @@ async function openAll(o, wsUrl, handlers) {
 
 // --- messaging: Ping on one device, Echo on another -------------------------------------------------
 
+/** The REST API's admin login: SIEBOG_ADMIN_PASSWORD, else the one ./siebog run keeps (run from the repository's root). */
+function adminAuthorization() {
+    const password = process.env.SIEBOG_ADMIN_PASSWORD
+        || readFileSync('target/siebog-credentials', 'utf8').split('\n').findLast((l) => l.startsWith('admin='))?.slice(6);
+    if (!password) throw new Error('no admin password: set SIEBOG_ADMIN_PASSWORD or start the node with ./siebog run');
+    return `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+}
+
 async function rest(o, method, path, body) {
     const res = await fetch(`${o.url}/api/${path}`, {
         method,
-        headers: body ? { 'Content-Type': 'application/json' } : {},
+        headers: { Authorization: adminAuthorization(), ...(body ? { 'Content-Type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();

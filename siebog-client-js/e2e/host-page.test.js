@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEVICE_ID, agents, devices, eventually, launchBrowser, noDevicesLeft, openDevice, outFile, startAgent, stopAgent, uniqueName, waitForDeviceId } from './support.js';
+import { ADMIN, DEVICE_ID, agents, devices, eventually, launchBrowser, noDevicesLeft, openDevice, outFile, startAgent, stopAgent, uniqueName, waitForDeviceId } from './support.js';
 import { coloursIn, decodePng } from './png.js';
 
 const ACCENT = '11,92,173'; // host.css --accent, the buttons' background
@@ -100,6 +100,8 @@ describe('the host page', () => {
 
   test('Start TSP demo: ant colonies on the three devices report rounds and a best tour', async (t) => {
     const page = a.page;
+    await page.getByLabel('Admin user').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Start TSP demo' }).click();
     await page.getByTestId('demo-status').getByText('Running').waitFor({ timeout: 30_000 });
     const coordinator = await page.getByTestId('demo-coordinator').textContent();
@@ -131,6 +133,22 @@ describe('the host page', () => {
     await eventually('the ants to stop', async () => !(await agents()).some((x) => ants.some((ant) => ant.aid === x.aid)), { timeout: 30_000 });
     await page.getByTestId('demo-status').getByText('The coordinator is gone').waitFor({ timeout: 15_000 });
     assert.ok(await page.getByRole('button', { name: 'Start TSP demo' }).isEnabled());
+  });
+
+  test('a volunteer without the admin password hosts agents but cannot start the demo: it is told to log in, nothing starts', async () => {
+    const volunteer = await openDevice(browser, { cu: 50, label: 'e2e no login' });
+    try {
+      const before = (await agents()).length;
+      const status = volunteer.page.getByTestId('demo-status');
+      await volunteer.page.getByLabel('Password').fill('a guess');
+      await volunteer.page.getByRole('button', { name: 'Start TSP demo' }).click();
+      await status.getByText('needs a Siebog admin login: the user name or password is wrong').waitFor({ timeout: 15_000 });
+      assert.ok(await volunteer.page.getByRole('button', { name: 'Start TSP demo' }).isEnabled(), 'the button can be tried again');
+      assert.equal((await agents()).length, before, 'no coordinator was started');
+      assert.ok((await devices())[volunteer.id], 'the volunteer is still a device');
+    } finally {
+      await volunteer.close();
+    }
   });
 
   test('Leave leaves (its agents move on), Join joins again as a new device', async () => {

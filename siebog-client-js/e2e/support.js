@@ -5,8 +5,10 @@
 //   SIEBOG_E2E_URL       the node's context root (default http://127.0.0.1:8980/siebog)
 //   SIEBOG_E2E_CHROMIUM  the Chromium binary (default: `chromium` on the PATH, else /usr/bin/chromium)
 //   SIEBOG_E2E_OUT       where screenshots go (default ../target/browser-tests)
+//   SIEBOG_ADMIN_PASSWORD the node's admin password (default: the one ./siebog run keeps in
+//                        target/siebog-credentials); REST calls and the host page's demo log in as admin
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -15,6 +17,18 @@ export const BASE = (process.env.SIEBOG_E2E_URL ?? 'http://127.0.0.1:8980/siebog
 export const OUT = resolve(process.env.SIEBOG_E2E_OUT
   ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'target', 'browser-tests'));
 export const DEVICE_ID = /^d-[0-9a-f]{8}$/;
+
+function adminPassword() {
+  if (process.env.SIEBOG_ADMIN_PASSWORD) return process.env.SIEBOG_ADMIN_PASSWORD;
+  const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'target', 'siebog-credentials');
+  const line = readFileSync(file, 'utf8').split('\n').findLast((l) => l.startsWith('admin='));
+  if (!line) throw new Error(`no admin password: set SIEBOG_ADMIN_PASSWORD or run ./siebog run once (it writes ${file})`);
+  return line.slice('admin='.length);
+}
+
+/** The node's admin login: for the REST calls here and for the host page's demo form. */
+export const ADMIN = { username: 'admin', password: adminPassword() };
+const ADMIN_AUTHORIZATION = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
 
 function chromiumPath() {
   if (process.env.SIEBOG_E2E_CHROMIUM) return process.env.SIEBOG_E2E_CHROMIUM;
@@ -78,10 +92,15 @@ export async function waitForDeviceId(page, timeout = 60_000) {
 
 // ---- REST -------------------------------------------------------------------------------------
 
-export async function api(method, path, body) {
+/** A REST call as admin (`authorization: null`: without credentials). */
+export async function api(method, path, body, { authorization = ADMIN_AUTHORIZATION } = {}) {
   const response = await fetch(`${BASE}/api${path}`, {
     method,
-    headers: body === undefined ? { Accept: 'application/json' } : { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: {
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(authorization ? { Authorization: authorization } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

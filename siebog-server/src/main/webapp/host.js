@@ -14,6 +14,9 @@ const ui = {
   log: $('log'),
   startDemo: $('start-demo'),
   demoStatus: $('demo-status'),
+  demoLogin: $('demo-login'),
+  demoUser: $('demo-user'),
+  demoPassword: $('demo-password'),
   demoCoordinator: $('demo-coordinator'),
   demoRounds: $('demo-rounds'),
   demoBest: $('demo-best-length'),
@@ -148,7 +151,10 @@ function formatNumber(n, digits = 2) {
 
 let demo = null; // {aid, timer}
 
-ui.startDemo.addEventListener('click', startDemo);
+ui.demoLogin.addEventListener('submit', (event) => {
+  event.preventDefault();
+  startDemo();
+});
 
 async function startDemo() {
   ui.startDemo.disabled = true;
@@ -166,7 +172,11 @@ async function startDemo() {
     ui.demoStatus.textContent = 'Running: the ant colonies are searching.';
     poll(demo);
   } catch (e) {
-    ui.demoStatus.textContent = `Could not start the demo: ${e.message}`;
+    // Volunteers need no account to host agents, but starting the demo starts a server agent: an
+    // admin's call.
+    ui.demoStatus.textContent = e.status === 401 || e.status === 403
+      ? `Starting the demo needs a Siebog admin login: ${e.message}`
+      : `Could not start the demo: ${e.message}`;
     ui.startDemo.disabled = false;
   }
 }
@@ -241,11 +251,18 @@ function draw(cities, tour) {
   }
 }
 
-/** POSTs JSON; resolves with the JSON answer, or rejects with the server's {"error"} and status. */
+/**
+ * POSTs JSON as the admin typed in the demo's form; resolves with the JSON answer, or rejects with
+ * the server's {"error"} and status. The login goes in the request itself and the browser's own
+ * credentials are left out: a 401 then comes back to the page instead of opening the browser's
+ * login dialog (which headless browsers cannot answer).
+ */
 async function api(path, body) {
+  const login = btoa(String.fromCharCode(...new TextEncoder().encode(`${ui.demoUser.value}:${ui.demoPassword.value}`)));
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `Basic ${login}` },
     body: JSON.stringify(body),
   });
   const text = await response.text();

@@ -1,14 +1,21 @@
 package org.siebog.cluster;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.Authenticator;
+import java.net.PasswordAuthentication;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -37,7 +44,30 @@ final class ClusterApi {
         }
     }
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+    /** As admin, with the password ./siebog run made (or SIEBOG_ADMIN_PASSWORD, as the launcher takes it). */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+            .authenticator(new Authenticator() {
+                @Override
+                protected PasswordAuthentication getPasswordAuthentication() {
+                    return new PasswordAuthentication("admin", adminPassword().toCharArray());
+                }
+            })
+            .build();
+
+    static String adminPassword() {
+        String password = System.getenv("SIEBOG_ADMIN_PASSWORD");
+        if (password != null && !password.isEmpty()) {
+            return password;
+        }
+        Properties stored = new Properties();
+        Path root = Path.of(System.getProperty("siebog.root", "..")).toAbsolutePath().normalize();
+        try (Reader in = Files.newBufferedReader(root.resolve("target/siebog-credentials"))) {
+            stored.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return stored.getProperty("admin", "");
+    }
 
     private final String base;
 

@@ -89,6 +89,14 @@ class DockerConfigIT {
         assertEquals(0, result.exit(), "docker compose config rejected docker/compose.yaml:\n" + result.err());
     }
 
+    /** No image or compose file comes with a password: without SIEBOG_ADMIN_PASSWORD the cluster does not start. */
+    @Test
+    void composeNeedsTheAdminPassword() {
+        Result result = composeWith(Map.of(), root, "-f", composeFile.toString(), "config", "--quiet");
+        assertNotEquals(0, result.exit(), "docker compose config accepted docker/compose.yaml without SIEBOG_ADMIN_PASSWORD");
+        assertTrue(result.err().contains("SIEBOG_ADMIN_PASSWORD"), "the refusal names the variable:\n" + result.err());
+    }
+
     /** The same check on a copy with one deliberate mistake fails: the check above can fail. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -315,19 +323,30 @@ class DockerConfigIT {
         return value instanceof JsonString s ? s.getString() : null;
     }
 
+    /** {@code docker compose ARGS} with an admin password set: the compose file has no default, any value will do. */
     private static Result compose(Path dir, String... args) {
+        return composeWith(Map.of("SIEBOG_ADMIN_PASSWORD", "compose-config-check"), dir, args);
+    }
+
+    private static Result composeWith(Map<String, String> environment, Path dir, String... args) {
         List<String> command = new ArrayList<>(compose);
         command.addAll(List.of(args));
-        return run(dir, 120, command.toArray(String[]::new));
+        return run(dir, 120, environment, command.toArray(String[]::new));
     }
 
     private record Result(int exit, String out, String err) {
     }
 
     private static Result run(Path dir, int timeoutSeconds, String... command) {
+        return run(dir, timeoutSeconds, Map.of(), command);
+    }
+
+    private static Result run(Path dir, int timeoutSeconds, Map<String, String> environment, String... command) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
         // Only what the command line says: no COMPOSE_FILE, COMPOSE_PROFILES, ... from the caller.
         builder.environment().keySet().removeIf(key -> key.startsWith("COMPOSE_"));
+        builder.environment().remove("SIEBOG_ADMIN_PASSWORD");
+        builder.environment().putAll(environment);
         try {
             Process process = builder.start();
             CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -25,9 +26,10 @@ import org.siebog.agentmanager.AgentManager;
 import org.siebog.agentmanager.InvalidAgentRequestException;
 import org.siebog.agentmanager.UnknownAgentException;
 
-/** {@code /api/agent-classes} and {@code /api/agents}. */
+/** {@code /api/agent-classes} and {@code /api/agents}: every role reads them, only admins start and stop agents. */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.VIEWER, Roles.USER, Roles.ADMIN})
 public class AgentResource {
 
     @EJB
@@ -60,6 +62,7 @@ public class AgentResource {
     @POST
     @Path("agents")
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.ADMIN)
     public Response start(JsonObject body) {
         RequestBodies.requireObject(body);
         RequestBodies.allowOnly(body, "agentClass", "name", "args", "node", "device");
@@ -75,6 +78,7 @@ public class AgentResource {
 
     @DELETE
     @Path("agents/{aid}")
+    @RolesAllowed(Roles.ADMIN)
     public Response stop(@PathParam("aid") String aid) {
         agents.stop(RequestBodies.aid(aid));
         return Response.noContent().build();

@@ -2,6 +2,7 @@ package org.siebog.rest;
 
 import java.util.List;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,6 +15,7 @@ import org.siebog.device.WebClientManager;
 /** {@code GET /api/devices}: the joined devices, their compute units and agent counts. */
 @Path("devices")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.VIEWER, Roles.USER, Roles.ADMIN})
 public class DeviceResource {
 
     @Inject

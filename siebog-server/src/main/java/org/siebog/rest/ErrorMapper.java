@@ -1,11 +1,16 @@
 package org.siebog.rest;
 
+import java.lang.reflect.Method;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.json.JsonException;
+import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.Response.Status;
@@ -25,6 +30,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class.getName());
 
+    /** The resource method the failed request was matched to (if any): it says which roles it takes. */
+    @Context
+    ResourceInfo resource;
+
     @Override
     public Response toResponse(Throwable thrown) {
         SiebogException refusal = find(thrown, SiebogException.class);
@@ -34,6 +43,9 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
                 response.header("Retry-After", "1");
             }
             return response.build();
+        }
+        if (thrown instanceof ForbiddenException) {
+            return error(403, rolesNeeded()).build();
         }
         if (thrown instanceof WebApplicationException web && find(thrown, JsonException.class) == null) {
             Response original = web.getResponse();
@@ -46,6 +58,18 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         }
         LOG.log(Level.SEVERE, "request failed", thrown);
         return error(Status.INTERNAL_SERVER_ERROR.getStatusCode(), "internal error: " + thrown).build();
+    }
+
+    /** RESTEasy's role check says only "403 Forbidden": name the roles the resource method takes. */
+    private String rolesNeeded() {
+        Method method = resource == null ? null : resource.getResourceMethod();
+        RolesAllowed roles = method == null ? null : method.getAnnotation(RolesAllowed.class);
+        if (roles == null && method != null) {
+            roles = resource.getResourceClass().getAnnotation(RolesAllowed.class);
+        }
+        return roles == null
+                ? "your account's roles do not allow this request"
+                : "this request needs the role " + String.join(" or ", roles.value()) + ", which your account does not have";
     }
 
     private static String describe(Response.StatusType status, WebApplicationException e) {

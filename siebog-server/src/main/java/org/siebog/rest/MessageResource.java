@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
@@ -11,8 +12,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 
 import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
@@ -22,9 +25,12 @@ import org.siebog.message.MessageManager;
 /**
  * {@code POST /api/messages}: an ACL message in the contract's JSON form; 202 once admitted. With
  * {@code ?awaitReplyMs=N}: 200 and the first answer (sent to a temporary {@code replyTo}), or 504.
+ * Users post messages in no agent's name; only admins may name a {@code sender}, since a receiver
+ * trusts the sender of what it handles as much as the platform does.
  */
 @Path("messages")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.USER, Roles.ADMIN})
 public class MessageResource {
 
     @EJB
@@ -39,7 +45,7 @@ public class MessageResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> post(JsonObject body, @QueryParam("delayMs") String delayMs,
-            @QueryParam("awaitReplyMs") String awaitReplyMs) {
+            @QueryParam("awaitReplyMs") String awaitReplyMs, @Context SecurityContext caller) {
         if (body == null) {
             throw new MalformedMessageException("the request needs an ACL message as its JSON body");
         }
@@ -50,6 +56,9 @@ public class MessageResource {
             throw new MalformedMessageException("delayMs and awaitReplyMs cannot be combined");
         }
         ACLMessage message = ACLMessageJson.fromJson(body);
+        if (message.sender() != null && !caller.isUserInRole(Roles.ADMIN)) {
+            throw new SenderNotAllowedException(message.sender());
+        }
         if (await != null) {
             return messages.askAsync(message, await).thenApply(reply -> Response.ok(ACLMessageJson.write(reply)).build());
         }

@@ -2,6 +2,7 @@ package org.siebog.rest;
 
 import java.util.List;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,6 +15,7 @@ import org.siebog.connection.NodeInfo;
 /** {@code GET /api/nodes}: the cluster's nodes and their agent counts. */
 @Path("nodes")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.VIEWER, Roles.USER, Roles.ADMIN})
 public class NodeResource {
 
     @EJB

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,11 +16,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -36,6 +42,9 @@ import jakarta.json.JsonValue;
  * A small client of Siebog's public REST API (and of the test deployment's {@code /api/it} resource),
  * as the tests use it: raw calls that return a {@link Reply} for asserting on errors, and checked
  * shortcuts ({@link #startAgent}, {@link #send}, ...) that fail the test when the call is refused.
+ * It calls as the test server's {@code admin} unless told otherwise ({@link #as}, {@link #anonymous}):
+ * the build makes one account per role with a random password in {@code target/it-credentials}
+ * ({@code -Dsiebog.it.credentials}).
  */
 public final class SiebogApi {
 
@@ -48,14 +57,60 @@ public final class SiebogApi {
             .build();
 
     private final URI api;
+    /** The Authorization header's value, or null to call without credentials. */
+    private final String authorization;
 
-    private SiebogApi(URI api) {
+    private SiebogApi(URI api, String authorization) {
         this.api = api;
+        this.authorization = authorization;
     }
 
-    /** The API of the test server: {@code http://127.0.0.1:8080+offset/siebog/api/}. */
+    /** The API of the test server, {@code http://127.0.0.1:8080+offset/siebog/api/}, as its admin. */
     public static SiebogApi testServer() {
-        return new SiebogApi(URI.create("http://127.0.0.1:" + Integer.getInteger("siebog.it.httpPort", 11080) + "/siebog/api/"));
+        return new SiebogApi(URI.create("http://127.0.0.1:" + Integer.getInteger("siebog.it.httpPort", 11080) + "/siebog/api/"), null)
+                .as("admin");
+    }
+
+    /** The same API as one of the test accounts: {@code admin}, {@code user}, {@code viewer} or {@code nobody} (no Siebog role). */
+    public SiebogApi as(String user) {
+        return new SiebogApi(api, authorization(user));
+    }
+
+    /** The {@code Authorization} header of a test account, for a client of one's own. */
+    public static String authorization(String user) {
+        String password = testPasswords().getProperty(user);
+        if (password == null) {
+            throw new IllegalStateException("no test account '" + user + "' in " + credentialsFile());
+        }
+        return basic(user, password);
+    }
+
+    /** The same API with these credentials, right or wrong. */
+    public SiebogApi withLogin(String user, String password) {
+        return new SiebogApi(api, basic(user, password));
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The same API without credentials. */
+    public SiebogApi anonymous() {
+        return new SiebogApi(api, null);
+    }
+
+    private static Path credentialsFile() {
+        return Path.of(System.getProperty("siebog.it.credentials", "target/it-credentials"));
+    }
+
+    private static Properties testPasswords() {
+        Properties passwords = new Properties();
+        try (Reader in = Files.newBufferedReader(credentialsFile())) {
+            passwords.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the test accounts' passwords (made by the build's it-users step)", e);
+        }
+        return passwords;
     }
 
     public URI uri(String path) {
@@ -126,7 +181,8 @@ public final class SiebogApi {
     }
 
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60));
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60));
+        return authorization == null ? request : request.header("Authorization", authorization);
     }
 
     private static Reply call(HttpRequest.Builder request) {

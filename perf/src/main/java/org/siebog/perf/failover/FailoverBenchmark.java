@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
+import org.siebog.perf.AdminLogin;
+
 /**
  * Kills a node under load and measures what the cluster promises: how long until the killed
  * node's agents answer again, and how many messages were lost or handled twice.
@@ -44,7 +46,8 @@ public final class FailoverBenchmark {
     public static final String CSV_HEADER = "nodes,agents,writers,messagesAdmitted,messagesHandled,lost,duplicated,outOfOrder,"
             + "firstAnswerMs,medianAnswerMs,lastAnswerMs,throughputBeforeKill,throughputAfterKill";
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+            .authenticator(AdminLogin.authenticator()).build();
     private final String survivor;
     private final String victimNode;
     private final Path launcher;

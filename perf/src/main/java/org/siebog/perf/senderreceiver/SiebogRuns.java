@@ -20,6 +20,7 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 
 import org.siebog.examples.senderreceiver.RunResult;
+import org.siebog.perf.AdminLogin;
 
 /**
  * Runs the benchmark inside a Siebog node through its REST endpoint: {@code POST .../runs} starts
@@ -32,7 +33,8 @@ final class SiebogRuns {
 
     private final URI node;
     private final String runs;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+            .authenticator(AdminLogin.authenticator()).build();
 
     SiebogRuns(URI node) {
         this.node = node;

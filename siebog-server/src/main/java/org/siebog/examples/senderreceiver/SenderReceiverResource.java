@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
@@ -30,10 +31,12 @@ import org.siebog.platform.PlatformConfig;
  * {@code POST /api/examples/sender-receiver/runs} {@code {"pairs", "payloadChars", "primeLimit",
  * "warmup", "measured", "senderNode", "receiverNode"}} → 202 {@code {"id"}}; {@code GET .../runs/{id}} →
  * its state and result. The two node names are optional: given, every Sender runs on one and every
- * Receiver is pinned to the other, so every round trip crosses nodes.
+ * Receiver is pinned to the other, so every round trip crosses nodes. Starting a run is for admins
+ * (it starts thousands of agents); every role may read one.
  */
 @Path("examples/sender-receiver/runs")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({"siebog-viewer", "siebog-user", "siebog-admin"})
 public class SenderReceiverResource {
 
     private static final AtomicLong RUN_NUMBERS = new AtomicLong();
@@ -49,6 +52,7 @@ public class SenderReceiverResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed("siebog-admin")
     public Response start(JsonObject body) {
         if (body == null) {
             throw new InvalidAgentRequestException("the request needs a JSON object body");

@@ -1,0 +1,49 @@
+package org.siebog.perf;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.net.Authenticator;
+import java.net.PasswordAuthentication;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * The login the perf tools call a node's REST API with: user {@code admin}, password
+ * {@code SIEBOG_ADMIN_PASSWORD} when set, else the one {@code ./siebog run} keeps in
+ * {@code target/siebog-credentials} (the tools run from the repository's root). docs/security.md.
+ */
+public final class AdminLogin {
+
+    private static final Path CREDENTIALS = Path.of("target", "siebog-credentials");
+
+    private AdminLogin() {
+    }
+
+    /** For {@code HttpClient.Builder.authenticator}: answers the node's Basic challenge. */
+    public static Authenticator authenticator() {
+        PasswordAuthentication login = new PasswordAuthentication("admin", password().toCharArray());
+        return new Authenticator() {
+            @Override
+            protected PasswordAuthentication getPasswordAuthentication() {
+                return login;
+            }
+        };
+    }
+
+    private static String password() {
+        String password = System.getenv("SIEBOG_ADMIN_PASSWORD");
+        if (password != null && !password.isEmpty()) {
+            return password;
+        }
+        Properties stored = new Properties();
+        try (Reader in = Files.newBufferedReader(CREDENTIALS)) {
+            stored.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no admin password: set SIEBOG_ADMIN_PASSWORD or start the nodes with ./siebog run, "
+                    + "which keeps it in " + CREDENTIALS.toAbsolutePath(), e);
+        }
+        return stored.getProperty("admin", "");
+    }
+}
