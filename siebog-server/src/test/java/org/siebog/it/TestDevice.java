@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import jakarta.json.Json;
@@ -32,6 +33,7 @@ public final class TestDevice implements AutoCloseable {
     static final long HEARTBEAT_MS = 1_000;
 
     private final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+    private final AtomicInteger heartbeatsHeard = new AtomicInteger();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
     private final WebSocket socket;
@@ -45,7 +47,11 @@ public final class TestDevice implements AutoCloseable {
             public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
                 partial.append(data);
                 if (last) {
-                    frames.add(Json.createReader(new StringReader(partial.toString())).readObject());
+                    JsonObject frame = Json.createReader(new StringReader(partial.toString())).readObject();
+                    if ("heartbeat".equals(frame.getString("op", null))) {
+                        heartbeatsHeard.incrementAndGet();
+                    }
+                    frames.add(frame);
                     partial.setLength(0);
                 }
                 ws.request(1);
@@ -179,6 +185,11 @@ public final class TestDevice implements AutoCloseable {
         } catch (Exception e) {
             throw new AssertionError("the server did not close the socket: " + e, e);
         }
+    }
+
+    /** How many heartbeats the server has answered so far. */
+    public int heartbeatsHeard() {
+        return heartbeatsHeard.get();
     }
 
     public boolean isOpen() {
