@@ -136,6 +136,18 @@ final class DeviceFrames {
         });
     }
 
+    /**
+     * At most {@code max} characters of {@code text}, marked when cut: what a refusal repeats of what
+     * it refuses, so that a large refused value does not come back as large (or fill a log).
+     */
+    static String quote(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+        return text.substring(0, end) + "...(" + text.length() + " characters)";
+    }
+
     private static String frame(String op, Fields fields) {
         StringWriter text = new StringWriter(64);
         try (JsonGenerator frame = FRAMES.createGenerator(text)) {

@@ -1,0 +1,136 @@
+package org.siebog.it;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.URI;
+import java.util.Locale;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.arquillian.container.ManagementClient;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Who may join as a device, and what a joined device may not make the node do (docs/device-protocol.md,
+ * "Admission"): every refusal's status or close code and message, and that it changes nothing. The
+ * settings under test are system properties the node reads when it uses them, set per test through
+ * the management API ({@link ServerProperties}).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class DeviceAdmissionIT {
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return SiebogDeployment.ear();
+    }
+
+    @ArquillianResource
+    private ManagementClient management;
+
+    private final SiebogApi siebog = SiebogApi.testServer();
+
+    // --- the handshake's Origin ----------------------------------------------------------------------
+
+    private record Handshake(int status, String body) {
+        JsonObject json() {
+            return Json.createReader(new StringReader(body)).readObject();
+        }
+    }
+
+    /** A device handshake as a page of {@code origin} sends it (a program sends none: null). */
+    private Handshake handshake(String origin) {
+        URI api = siebog.uri("");
+        try (Socket socket = new Socket(api.getHost(), api.getPort())) {
+            socket.setSoTimeout(10_000);
+            String request = "GET /siebog/ws/device HTTP/1.1\r\n"
+                    + "Host: " + api.getHost() + ":" + api.getPort() + "\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    + (origin == null ? "" : "Origin: " + origin + "\r\n") + "\r\n";
+            socket.getOutputStream().write(request.getBytes(US_ASCII));
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            int status = Integer.parseInt(line(in).split(" ")[1]);
+            int length = 0;
+            for (String header = line(in); !header.isEmpty(); header = line(in)) {
+                if (header.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                    length = Integer.parseInt(header.substring("content-length:".length()).trim());
+                }
+            }
+            byte[] body = new byte[status == 101 ? 0 : length];
+            in.readFully(body);
+            return new Handshake(status, new String(body, UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String line(DataInputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new IOException("the connection ended inside the response's head: " + line);
+            }
+            if (b != '\r') {
+                line.append((char) b);
+            }
+        }
+        return line.toString();
+    }
+
+    private String ownOrigin() {
+        URI api = siebog.uri("");
+        return "http://" + api.getHost() + ":" + api.getPort();
+    }
+
+    @Test
+    void aPageOfAnotherOriginIsRefusedWith403() {
+        Handshake refused = handshake("http://evil.example");
+        assertEquals(403, refused.status(), refused::toString);
+        String error = refused.json().getString("error");
+        assertTrue(error.contains("'http://evil.example'") && error.contains("siebog.device.allowed-origins"), error);
+
+        Handshake otherPort = handshake("http://127.0.0.1:1");
+        assertEquals(403, otherPort.status(), otherPort::toString);
+
+        Handshake huge = handshake("http://" + "x".repeat(6_000) + ".example");
+        assertEquals(403, huge.status());
+        assertTrue(huge.body().length() < 400, "the refusal quotes a short prefix of the origin: " + huge.body().length() + " chars");
+    }
+
+    @Test
+    void theNodesOwnPagesAndProgramsWithoutAnOriginAreAdmitted() {
+        assertEquals(101, handshake(ownOrigin()).status());
+        assertEquals(101, handshake(null).status());
+    }
+
+    @Test
+    void originsListedInThePropertyAreAdmitted() {
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.allowed-origins", "https://lab.example.org, http://10.1.2.3:8000");
+            assertEquals(101, handshake("https://lab.example.org").status());
+            assertEquals(101, handshake("http://10.1.2.3:8000").status());
+            assertEquals(101, handshake(ownOrigin()).status(), "the node's own pages still");
+            assertEquals(403, handshake("https://other.example.org").status());
+
+            properties.set("siebog.device.allowed-origins", "*");
+            assertEquals(101, handshake("https://other.example.org").status());
+        }
+        assertEquals(403, handshake("https://lab.example.org").status(), "the property is read at each handshake");
+    }
+}
