@@ -34,9 +34,14 @@ const STATE_TEXT = {
 // ---- the device --------------------------------------------------------------------------------
 
 // `?cu=N` (0 < N ≤ 1,000,000) reports N compute units instead of measuring them: for tests and
-// demos that need a known placement. `?label=...` names the device in GET /api/devices.
+// demos that need a known placement. `?label=...` names the device in GET /api/devices. `?token=...`
+// is the join token of a private node (siebog.device.join-token), e.g. in a bookmark on a lab's PCs.
 const params = new URLSearchParams(location.search);
-const device = new Device({ label: params.get('label') || browserLabel(), computeUnits: forcedComputeUnits(params.get('cu')) });
+const device = new Device({
+  label: params.get('label') || browserLabel(),
+  computeUnits: forcedComputeUnits(params.get('cu')),
+  token: params.get('token') || undefined,
+});
 // For the browser console and the end-to-end tests (e.g. siebogDevice.addEventListener('statesaved', …)).
 window.siebogDevice = device;
 

@@ -36,6 +36,8 @@ import org.siebog.state.StateRefusedException;
 public class DeviceProtocol {
 
     static final double MAX_COMPUTE_UNITS = 1_000_000;
+    /** Close code 1008: the device broke a rule of admission (docs/device-protocol.md). */
+    static final int POLICY_VIOLATION = 1008;
 
     @Inject
     WebClientManagerBean devices;
@@ -120,6 +122,13 @@ public class DeviceProtocol {
     private void join(DeviceConnection c, DeviceFrame frame) {
         if (c.joined()) {
             throw new AlreadyJoined(c.deviceId());
+        }
+        String refusal = JoinToken.refusal(JoinToken.configured(), frame.string("token"));
+        if (refusal != null) {
+            // Before the close, and nothing else is queued to a socket that has not joined: the device reads why.
+            c.send(DeviceFrames.error(null, 403, refusal, null));
+            c.close(POLICY_VIOLATION, "join refused: " + refusal);
+            return;
         }
         String label = Objects.requireNonNullElse(frame.string("label"), "");
         if (label.length() > 100) {

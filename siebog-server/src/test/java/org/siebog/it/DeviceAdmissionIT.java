@@ -3,6 +3,7 @@ package org.siebog.it;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataInputStream;
@@ -132,5 +133,46 @@ class DeviceAdmissionIT {
             assertEquals(101, handshake("https://other.example.org").status());
         }
         assertEquals(403, handshake("https://lab.example.org").status(), "the property is read at each handshake");
+    }
+
+    // --- the join token ---------------------------------------------------------------------------------
+
+    private static JsonObject join(String label, String token) {
+        var frame = Json.createObjectBuilder().add("op", "join").add("computeUnits", 10).add("label", label);
+        return (token == null ? frame : frame.add("token", token)).build();
+    }
+
+    private boolean listedWithLabel(String label) {
+        return siebog.get("devices").array().stream().map(JsonObject.class::cast).anyMatch(d -> d.getString("label").equals(label));
+    }
+
+    private void assertJoinRefused(String token, String mentions) {
+        try (TestDevice device = TestDevice.open(siebog)) {
+            device.send(join("refused-join", token));
+            JsonObject error = device.next("error");
+            assertEquals(403, error.getInt("status"), error::toString);
+            assertTrue(error.getString("error").contains(mentions), error::toString);
+            assertFalse(error.containsKey("ref"));
+            assertEquals(1008, device.closeCode());
+        }
+    }
+
+    @Test
+    void withAJoinTokenSetAJoinWithoutItOrWithAnotherIsRefusedAndNothingIsRegistered() {
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.join-token", "lab-7f3a");
+            assertJoinRefused(null, "needs a 'token'");
+            assertJoinRefused("lab-7f3b", "not this node's");
+            assertFalse(listedWithLabel("refused-join"), "a refused device is never listed");
+
+            try (TestDevice admitted = TestDevice.open(siebog)) {
+                admitted.send(join("token-shown", "lab-7f3a"));
+                String id = admitted.next("welcome").getString("device");
+                assertTrue(listedWithLabel("token-shown"), id);
+            }
+        }
+        try (TestDevice device = TestDevice.join(siebog, 10)) {
+            assertTrue(device.id().startsWith("d-"), "with the property removed, joins need no token again");
+        }
     }
 }
