@@ -113,6 +113,8 @@ export interface JoinOptions {
   label?: string;
   /** Skip the benchmark and report these compute units. */
   computeUnits?: number;
+  /** The node's join token, when it admits only devices that show one (siebog.device.join-token). */
+  token?: string;
   /** Reconnect as a new device after an unexpected close (default true). */
   reconnect?: boolean;
   /** For non-browser devices: a WebSocket constructor. */

@@ -6,6 +6,8 @@ import { ComputeUnitBenchmark, MAX_COMPUTE_UNITS } from './compute-units.js';
 
 const MAX_BACKOFF_MS = 30_000;
 const LEAVE_TIMEOUT_MS = 5000;
+/** The close code of a device the node refused (docs/device-protocol.md, "Admission"). */
+const POLICY_VIOLATION = 1008;
 
 /**
  * Delay before reconnect attempt `attempt` (0-based): doubling from 1 s up to 30 s, with jitter
@@ -43,7 +45,7 @@ export class Device extends EventTarget {
   }
 
   /** @param {import('../index').JoinOptions} [options] */
-  constructor({ url, label, computeUnits, reconnect = true, WebSocket: Socket, createAgentHost } = {}) {
+  constructor({ url, label, computeUnits, token, reconnect = true, WebSocket: Socket, createAgentHost } = {}) {
     super();
     if (computeUnits != null && !(computeUnits > 0 && computeUnits <= MAX_COMPUTE_UNITS)) {
       throw new RangeError(`computeUnits must be above 0 and at most ${MAX_COMPUTE_UNITS}, got ${computeUnits}`);
@@ -51,6 +53,8 @@ export class Device extends EventTarget {
     this.url = deviceSocketUrl(url, import.meta.url);
     this.label = label ?? null;
     this.computeUnits = computeUnits ?? null;
+    /** Shown in `join` when the node is private (`siebog.device.join-token`); never sent anywhere else. */
+    this.token = token ?? null;
     this.reconnect = reconnect;
     this.Socket = Socket ?? globalThis.WebSocket;
     this.createAgentHost = createAgentHost ?? createWorkerHost;
@@ -157,7 +161,7 @@ export class Device extends EventTarget {
     });
     this.socket = socket;
     this.session = session;
-    socket.onopen = () => session.join(this.computeUnits, this.label);
+    socket.onopen = () => session.join(this.computeUnits, this.label, this.token);
     socket.onmessage = (event) => this.onFrame(session, event.data);
     socket.onclose = (event) => this.onClose(socket, event.code, event.reason);
 
@@ -250,7 +254,10 @@ export class Device extends EventTarget {
     this.session = null;
     this.id = null;
     const wasJoined = session.deviceId !== null;
-    const reconnecting = this.reconnect && !this.leaving && (wasJoined || this.attempt > 0);
+    // 1008: the node refused this device (its join token, or it broke a limit and was told so):
+    // joining again would only be refused again. 1013 (it read too slowly) and the rest may pass.
+    const refused = code === POLICY_VIOLATION;
+    const reconnecting = this.reconnect && !this.leaving && !refused && (wasJoined || this.attempt > 0);
     this.emit('closed', { code, reason, reconnecting });
     if (reconnecting) {
       this.scheduleReconnect();

@@ -161,9 +161,9 @@ export class DeviceSession {
 
   // ---- device → server ----------------------------------------------------------------------
 
-  /** Sends `join`; resolves with the `welcome` frame. */
-  join(computeUnits, label) {
-    this.write({ op: 'join', computeUnits, ...(label ? { label: String(label).slice(0, 100) } : {}) });
+  /** Sends `join` (with the node's join token when it needs one); resolves with the `welcome` frame. */
+  join(computeUnits, label, token) {
+    this.write({ op: 'join', computeUnits, ...(label ? { label: String(label).slice(0, 100) } : {}), ...(token ? { token: String(token) } : {}) });
     return this.welcome;
   }
 

@@ -81,6 +81,27 @@ test('a refused join rejects and closes the socket', async () => {
   assert.equal(FakeSocket.last.closedWith.code, 1000);
 });
 
+test('a join token is shown in join, and a join refused for it is a 403', async () => {
+  const device = new Device({ url: 'ws://h:1/siebog/ws/device', computeUnits: 5, token: 'lab-7f3a', WebSocket: FakeSocket, createAgentHost: noWorkers });
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(FakeSocket.last.sent, [{ op: 'join', computeUnits: 5, token: 'lab-7f3a' }]);
+  FakeSocket.last.serverSends({ op: 'error', status: 403, error: "the join token is not this node's" });
+  await assert.rejects(joining, { status: 403, message: "the join token is not this node's" });
+});
+
+test('a device the node closes with 1008 (refused) does not reconnect; one closed with 1013 does', async () => {
+  const refused = await joinedDevice();
+  refused.socket.serverCloses(1008, 'sent frames faster than allowed');
+  assert.equal(refused.device.state, 'left');
+  assert.deepEqual(refused.events.find(([t]) => t === 'closed')[1], { code: 1008, reason: 'sent frames faster than allowed', reconnecting: false });
+
+  const slow = await joinedDevice();
+  slow.socket.serverCloses(1013, 'read too slowly');
+  assert.equal(slow.device.state, 'reconnecting');
+  await slow.device.leave();
+});
+
 test('computeUnits out of range are refused before connecting', () => {
   assert.throws(() => new Device({ url: 'ws://h/siebog/ws/device', computeUnits: 0 }), RangeError);
   assert.throws(() => new Device({ url: 'ws://h/siebog/ws/device', computeUnits: 2e6 }), RangeError);
