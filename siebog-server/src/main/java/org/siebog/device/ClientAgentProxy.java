@@ -10,8 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-import jakarta.json.JsonObject;
-
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
 import org.siebog.agent.AgentContext;
@@ -34,7 +32,17 @@ final class ClientAgentProxy implements Agent {
     /** Enough for a node that booted a moment ago to finish connecting to Cassandra. */
     static final long STATE_READ_TIMEOUT_MS = 30_000;
 
-    private record Delivery(long seq, JsonObject message) {
+    /**
+     * Bytes (as characters of frame text) of deliveries pushed to the device and not yet acknowledged,
+     * at most, unless a single delivery is larger: the rest wait here, where they are kept until
+     * acknowledged anyway. So a backlog (an agent that moved, or whose device is slow) reaches its
+     * device as fast as the device acknowledges, instead of all at once into the device's outbox,
+     * which is bounded ({@code siebog.device.max-outbox-bytes}) and would close an honest device.
+     */
+    static final int DELIVERY_WINDOW_CHARS = 256 * 1024;
+
+    /** A delivery's frame, written once: pushed again as it is if the agent moves before acknowledging it. */
+    private record Delivery(long seq, String frame) {
     }
 
     private final AID aid;
@@ -54,6 +62,9 @@ final class ClientAgentProxy implements Agent {
     private CompletableFuture<Void> starting = new CompletableFuture<>();
     private long seq;
     private final ArrayDeque<Delivery> unacked = new ArrayDeque<>();
+    /** The highest {@code seq} pushed to the current device, and the characters of those pushed and not acknowledged. */
+    private long pushedUpTo;
+    private long pushedChars;
 
     /** @param savedState what the agent starts from: its saved state, read when it (re)starts */
     ClientAgentProxy(AID aid, String agentClass, String module, Map<String, String> args, String device, DevicePush push,
@@ -129,10 +140,10 @@ final class ClientAgentProxy implements Agent {
 
     @Override
     public synchronized void handle(AgentContext context, ACLMessage message) {
-        Delivery delivery = new Delivery(++seq, ACLMessageJson.toJson(message));
-        unacked.add(delivery);
+        seq++;
+        unacked.add(new Delivery(seq, DeviceFrames.deliver(aid, seq, ACLMessageJson.toJson(message))));
         if (running) {
-            push.toDevice(device, DeviceFrames.deliver(aid, delivery.seq(), delivery.message()));
+            pushWithinWindow();
         }
     }
 
@@ -141,10 +152,25 @@ final class ClientAgentProxy implements Agent {
             return;
         }
         running = true;
-        for (Delivery d : unacked) {
-            push.toDevice(device, DeviceFrames.deliver(aid, d.seq(), d.message()));
-        }
+        pushedUpTo = 0; // a new device has none of them
+        pushedChars = 0;
+        pushWithinWindow();
         starting.complete(null);
+    }
+
+    /** Pushes the deliveries not yet pushed to the device, in order, while the window has room. */
+    private void pushWithinWindow() {
+        for (Delivery d : unacked) {
+            if (d.seq() <= pushedUpTo) {
+                continue;
+            }
+            if (pushedChars > 0 && pushedChars + d.frame().length() > DELIVERY_WINDOW_CHARS) {
+                return;
+            }
+            push.toDevice(device, d.frame());
+            pushedUpTo = d.seq();
+            pushedChars += d.frame().length();
+        }
     }
 
     synchronized void failedToStart(String fromDevice, String error) {
@@ -159,7 +185,13 @@ final class ClientAgentProxy implements Agent {
             return;
         }
         while (!unacked.isEmpty() && unacked.peek().seq() <= upTo) {
-            unacked.poll();
+            Delivery done = unacked.poll();
+            if (done.seq() <= pushedUpTo) {
+                pushedChars -= done.frame().length();
+            }
+        }
+        if (running) {
+            pushWithinWindow();
         }
     }
 

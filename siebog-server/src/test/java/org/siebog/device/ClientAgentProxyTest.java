@@ -18,6 +18,8 @@ import jakarta.json.JsonValue;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.Performative;
 import org.siebog.state.SavedState;
 
 /**
@@ -87,5 +89,60 @@ class ClientAgentProxyTest {
 
         assertTrue(proxy.launch("d-00000002", SavedState.NONE).isCompletedExceptionally());
         assertEquals(List.of(), pushed);
+    }
+
+    private static ACLMessage inform(String content) {
+        return ACLMessage.builder(Performative.INFORM).receiver(AID.parse("echo@siebog")).content(content).build();
+    }
+
+    private List<String> delivered() {
+        return pushed.stream().filter(f -> f.contains("\"op\":\"deliver\"")).toList();
+    }
+
+    @Test
+    void deliveriesBeyondTheWindowWaitForTheDevicesAcknowledgementsAndGoInOrder() {
+        proxy.launch("d-00000001", SavedState.NONE);
+        proxy.started("d-00000001");
+        String content = "x".repeat(ClientAgentProxy.DELIVERY_WINDOW_CHARS / 3);
+        for (int i = 0; i < 7; i++) {
+            proxy.handle(null, inform(content));
+        }
+        assertEquals(2, delivered().size(), "two fit in the window (a third would pass it), five wait");
+
+        proxy.acknowledged("d-00000001", 1);
+        assertEquals(3, delivered().size());
+        proxy.acknowledged("d-00000001", 3);
+        assertEquals(5, delivered().size());
+        for (int i = 0; i < 5; i++) {
+            assertTrue(delivered().get(i).contains("\"seq\":" + (i + 1) + ","), delivered().get(i).substring(0, 60));
+        }
+    }
+
+    @Test
+    void aDeliveryLargerThanTheWindowStillGoesWhenNothingElseIsUnacknowledged() {
+        proxy.launch("d-00000001", SavedState.NONE);
+        proxy.started("d-00000001");
+        proxy.handle(null, inform("y".repeat(ClientAgentProxy.DELIVERY_WINDOW_CHARS + 1)));
+        proxy.handle(null, inform("small"));
+        assertEquals(1, delivered().size());
+        proxy.acknowledged("d-00000001", 1);
+        assertEquals(2, delivered().size());
+    }
+
+    @Test
+    void aNewDeviceGetsTheUnacknowledgedBacklogWithinTheWindowToo() {
+        proxy.launch("d-00000001", SavedState.NONE);
+        proxy.started("d-00000001");
+        String content = "z".repeat(ClientAgentProxy.DELIVERY_WINDOW_CHARS / 3);
+        for (int i = 0; i < 4; i++) {
+            proxy.handle(null, inform(content));
+        }
+        proxy.detach();
+        pushed.clear();
+        proxy.launch("d-00000002", SavedState.NONE);
+        proxy.started("d-00000002");
+        assertEquals(2, delivered().size());
+        assertTrue(delivered().stream().allMatch(f -> f.startsWith("d-00000002 ")));
+        assertTrue(delivered().get(0).contains("\"seq\":1,"));
     }
 }
