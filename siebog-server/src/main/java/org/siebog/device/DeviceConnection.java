@@ -14,6 +14,11 @@ import jakarta.websocket.Session;
  * they were pushed, from whichever thread pushed them: an async send may not start before the
  * previous one has finished, so they queue here instead of each thread blocking on the socket.
  *
+ * <p>The queue is where a device that does not read (or reads too slowly) makes the node hold
+ * frames, so it is bounded ({@link DeviceLimits#maxOutboxBytes()}): one frame more would pass the
+ * bound, the queue is dropped, nothing more is sent or read, and the {@link Overflow} listener
+ * closes the device. A single frame larger than the bound may still wait alone.
+ *
  * <p>A node holds one of these per device (19,000 on one node in perf/devices), so an idle device
  * costs only its fields: the queue and the buffer for a frame in parts exist only while in use.
  */
@@ -21,24 +26,43 @@ final class DeviceConnection {
 
     private static final Logger LOG = Logger.getLogger(DeviceConnection.class.getName());
 
+    /** Told when a device's queue of frames passed its bound: the connection has stopped sending and reading. */
+    interface Overflow {
+        void overflowed(DeviceConnection connection, long queuedBytes);
+    }
+
     private final Session session;
+    private final DeviceLimits limits;
+    private final Overflow overflow;
     private final long openedAt = System.currentTimeMillis();
     private volatile long lastSeen = openedAt;
     private volatile String deviceId;
     /** State requests of this device waiting for the store. */
     private final AtomicInteger pendingState = new AtomicInteger();
 
-    // Outgoing, guarded by this: whether a send is in flight, and the frames waiting behind it.
+    // Outgoing, guarded by this: whether a send is in flight, the frames waiting behind it and
+    // their UTF-8 bytes, and whether the node gave up on the device (then nothing more is sent).
     private boolean sending;
-    private ArrayDeque<String> outbox;
+    private ArrayDeque<Queued> outbox;
+    private long outboxBytes;
+    private volatile boolean shut;
+
+    private record Queued(String frame, int bytes) {
+    }
 
     // Incoming, guarded by this: a frame arriving in parts.
     private StringBuilder partial;
     private int partialBytes;
     private boolean tooLarge;
 
-    DeviceConnection(Session session) {
+    DeviceConnection(Session session, DeviceLimits limits, Overflow overflow) {
         this.session = session;
+        this.limits = limits;
+        this.overflow = overflow;
+    }
+
+    DeviceLimits limits() {
+        return limits;
     }
 
     String deviceId() {
@@ -110,27 +134,61 @@ final class DeviceConnection {
     }
 
     void send(String frame) {
+        long overflowedAt;
         synchronized (this) {
-            if (sending) {
-                if (outbox == null) {
-                    outbox = new ArrayDeque<>(4);
-                }
-                outbox.add(frame);
+            if (shut) {
                 return;
             }
-            sending = true;
+            if (!sending) {
+                sending = true;
+                overflowedAt = -1;
+            } else {
+                int bytes = utf8Length(frame);
+                if (outbox != null && !outbox.isEmpty() && outboxBytes + bytes > limits.maxOutboxBytes()) {
+                    overflowedAt = outboxBytes + bytes;
+                    shut = true;
+                    outbox = null;
+                    outboxBytes = 0;
+                } else {
+                    if (outbox == null) {
+                        outbox = new ArrayDeque<>(4);
+                    }
+                    outbox.add(new Queued(frame, bytes));
+                    outboxBytes += bytes;
+                    return;
+                }
+            }
         }
-        transmit(frame);
+        if (overflowedAt >= 0) {
+            overflow.overflowed(this, overflowedAt);
+        } else {
+            transmit(frame);
+        }
+    }
+
+    /** Whether the node gave up on this device (it read too slowly, or broke a limit): its frames are no longer read. */
+    boolean shut() {
+        return shut;
+    }
+
+    /** Stops sending to the device (what waits is dropped) and reading from it, ahead of closing it. */
+    synchronized void shutDown() {
+        shut = true;
+        outbox = null;
+        outboxBytes = 0;
     }
 
     /** The next queued frame, or null after marking that no send is in flight. */
     private synchronized String next() {
-        String next = outbox == null ? null : outbox.poll();
+        Queued next = outbox == null ? null : outbox.poll();
         if (next == null) {
             sending = false;
             outbox = null;
+            outboxBytes = 0;
+            return null;
         }
-        return next;
+        outboxBytes -= next.bytes();
+        return next.frame();
     }
 
     /**
@@ -154,6 +212,7 @@ final class DeviceConnection {
                 synchronized (this) {
                     sending = false;
                     outbox = null;
+                    outboxBytes = 0;
                 }
                 return;
             }

@@ -35,13 +35,16 @@ public class DeviceEndpoint {
     @OnOpen
     public void open(Session session) {
         session.setMaxBinaryMessageBufferSize(1024); // binary frames are refused anyway
-        connection = new DeviceConnection(session);
+        connection = new DeviceConnection(session, DeviceLimits.current(), devices);
         devices.opened(connection);
     }
 
     /** Taken in parts, so an oversized frame is refused by its size without holding all of it. */
     @OnMessage
     public void text(Session session, String part, boolean last) {
+        if (connection.shut()) {
+            return; // the node gave up on this device and closes it: what it still sends changes nothing
+        }
         String frame = connection.assemble(part, last, WebClientManagerBean.MAX_FRAME_BYTES);
         if (frame == null && connection.frameTooLarge()) {
             connection.close(CloseReason.CloseCodes.TOO_BIG.getCode(), "a frame may have at most "

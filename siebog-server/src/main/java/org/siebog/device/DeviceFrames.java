@@ -20,6 +20,9 @@ import org.siebog.state.SavedState;
 final class DeviceFrames {
 
     private static final JsonFactory FRAMES = new JsonFactory();
+    /** The longest {@code error} text a frame carries; a value it quotes is cut to {@link #QUOTED_CHARS}. */
+    static final int MAX_ERROR_CHARS = 300;
+    static final int QUOTED_CHARS = 100;
 
     /** Writes a frame's fields after its {@code op}. */
     @FunctionalInterface
@@ -126,7 +129,8 @@ final class DeviceFrames {
     static String error(Long ref, int status, String error, Long version) {
         return frame("error", f -> {
             f.writeNumberField("status", status);
-            f.writeStringField("error", error);
+            // Refusals name what they refuse (a class, an AID, a field's value): never all of a large one.
+            f.writeStringField("error", quote(error, MAX_ERROR_CHARS));
             if (ref != null) {
                 f.writeNumberField("ref", ref);
             }

@@ -23,9 +23,6 @@ import jakarta.servlet.http.HttpServletResponse;
 public class DeviceOriginFilter extends HttpFilter {
 
     private static final Logger LOG = Logger.getLogger(DeviceOriginFilter.class.getName());
-    /** How much of a refused origin an answer or a log line repeats. */
-    static final int QUOTED_CHARS = 100;
-
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
@@ -34,7 +31,7 @@ public class DeviceOriginFilter extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
-        String quoted = DeviceFrames.quote(origin, QUOTED_CHARS);
+        String quoted = DeviceFrames.quote(origin, DeviceFrames.QUOTED_CHARS);
         LOG.fine(() -> "refused a device handshake from origin '" + quoted + "' (" + request.getRemoteAddr() + ")");
         byte[] body = Json.createObjectBuilder()
                 .add("error", "pages from origin '" + quoted + "' may not join as devices: only this node's own pages and the origins in "

@@ -112,7 +112,8 @@ public class DeviceProtocol {
                 case "agentError" -> devices.fromDevice(c, "agentError:" + phase(frame), aid(frame, "aid"), 0,
                         Objects.requireNonNullElse(frame.string("error"), "(no message)"));
                 case "leave" -> c.close(1000, "left");
-                default -> throw new BadField("unknown op '" + op + "'; see docs/device-protocol.md");
+                default -> throw new BadField("unknown op '" + DeviceFrames.quote(op, DeviceFrames.QUOTED_CHARS)
+                        + "'; see docs/device-protocol.md");
             }
         } catch (SiebogException refusal) {
             c.send(errorFrame(ref, refusal));

@@ -51,7 +51,7 @@ import org.siebog.state.StateManager;
  * proxies notice on their own next sweep, within a second.
  */
 @ApplicationScoped
-public class WebClientManagerBean implements WebClientManager, DevicePush {
+public class WebClientManagerBean implements WebClientManager, DevicePush, DeviceConnection.Overflow {
 
     private static final Logger LOG = Logger.getLogger(WebClientManagerBean.class.getName());
     static final long HEARTBEAT_MS = Long.getLong("siebog.device.heartbeat-ms", 5_000);
@@ -62,6 +62,8 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
     /** How long devices that left together are waited for before their agents crowd onto those back. */
     static final long REJOIN_WINDOW_MS = Long.getLong("siebog.device.rejoin-window-ms", 10_000);
     static final int MAX_PENDING_STATE = Integer.getInteger("siebog.state.max-pending", 256);
+    /** Close code 1013: the device may come back, but it must read what it is sent (docs/device-protocol.md). */
+    static final int TRY_AGAIN_LATER = 1013;
 
     @Inject
     DeviceRegistry registry;
@@ -144,6 +146,21 @@ public class WebClientManagerBean implements WebClientManager, DevicePush {
             LOG.fine(() -> "device " + id + " left");
             sweepSoon();
         }
+    }
+
+    /**
+     * A device that did not read what was sent to it: closed (1013) and gone at once, its agents
+     * moving, whether or not its close frame ever gets past the frames it left unread. On a worker
+     * thread: the overflow is found inside a send, which may run under an agent's proxy lock.
+     */
+    @Override
+    public void overflowed(DeviceConnection connection, long queuedBytes) {
+        LOG.info(() -> "device " + connection.deviceId() + " read too slowly (" + queuedBytes + " bytes waited for it): closed");
+        workers.execute(() -> {
+            connection.close(TRY_AGAIN_LATER, "read too slowly: over " + connection.limits().maxOutboxBytes()
+                    + " bytes waited to be sent to it");
+            closed(connection);
+        });
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -173,6 +174,74 @@ class DeviceAdmissionIT {
         }
         try (TestDevice device = TestDevice.join(siebog, 10)) {
             assertTrue(device.id().startsWith("d-"), "with the property removed, joins need no token again");
+        }
+    }
+
+    // --- the outbox ---------------------------------------------------------------------------------------
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private static String name(String prefix) {
+        return prefix + "-" + NAMES.incrementAndGet();
+    }
+
+    private boolean listed(String deviceId) {
+        return siebog.get("devices").array().stream().map(JsonObject.class::cast).anyMatch(d -> d.getString("id").equals(deviceId));
+    }
+
+    @Test
+    void aDeviceThatAsksAndDoesNotReadIsClosedAtItsOutboxBoundAndItsAgentsMove() {
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.max-outbox-bytes", "65536");
+            try (TestDevice slow = TestDevice.join(siebog, 10)) {
+                String agent = slow.startClientAgent(siebog, "TestClient", name("unread")).getString("aid");
+                String state = "\"" + "s".repeat(60_000) + "\"";
+                slow.send("{\"op\":\"saveState\",\"ref\":1,\"aid\":\"" + agent + "\",\"version\":0,\"state\":" + state + "}");
+                assertEquals(1, slow.next("stateSaved").getInt("version"));
+
+                // Each answer carries the 60 KB state; the device reads none of them.
+                slow.stopReading();
+                int asked = 0;
+                try {
+                    while (asked < 5_000 && listed(slow.id())) {
+                        for (int i = 0; i < 20; i++) {
+                            slow.send("{\"op\":\"loadState\",\"ref\":" + (100 + asked++) + ",\"aid\":\"" + agent + "\"}");
+                        }
+                    }
+                } catch (RuntimeException socketGone) {
+                    // the node may end the connection while frames are still going out
+                }
+                SiebogApi.await("the device that does not read is no longer listed", () -> !listed(slow.id()));
+                assertTrue(asked < 5_000, "closed after " + asked + " requests");
+
+                try (TestDevice other = TestDevice.join(siebog, 10)) {
+                    JsonObject start = other.startAgent();
+                    assertEquals(agent, start.getString("aid"), "its agent moved to the device that reads");
+                    assertEquals(1, start.getInt("version"));
+                }
+                slow.resumeReading();
+                assertEquals(1013, slow.closeCode());
+            } finally {
+                siebog.stopAll("TestClient");
+            }
+        }
+    }
+
+    // --- error frames ----------------------------------------------------------------------------------
+
+    @Test
+    void anErrorFrameQuotesOnlyAShortPrefixOfWhatItRefuses() {
+        try (TestDevice device = TestDevice.join(siebog, 10)) {
+            device.send("{\"op\":\"" + "x".repeat(200_000) + "\"}");
+            JsonObject error = device.next("error");
+            assertEquals(400, error.getInt("status"));
+            assertTrue(error.getString("error").startsWith("unknown op 'xxxx"), error.getString("error"));
+            assertTrue(error.toString().length() < 500, "an answer of " + error.toString().length() + " characters");
+
+            device.send("{\"op\":\"spawn\",\"ref\":2,\"agentClass\":\"" + "Y".repeat(100_000) + "\",\"name\":\"n\"}");
+            JsonObject unknownClass = device.next("error");
+            assertEquals(400, unknownClass.getInt("status"), unknownClass::toString);
+            assertTrue(unknownClass.toString().length() < 500, "an answer of " + unknownClass.toString().length() + " characters");
         }
     }
 }

@@ -38,6 +38,9 @@ public final class TestDevice implements AutoCloseable {
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
     private final WebSocket socket;
     private String id;
+    /** While set, the device takes no more frames from the socket (a device that does not read). */
+    private volatile boolean paused;
+    private volatile boolean owed;
 
     private TestDevice(URI uri) {
         socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() {
@@ -54,7 +57,11 @@ public final class TestDevice implements AutoCloseable {
                     frames.add(frame);
                     partial.setLength(0);
                 }
-                ws.request(1);
+                if (paused) {
+                    owed = true;
+                } else {
+                    ws.request(1);
+                }
                 return null;
             }
 
@@ -194,6 +201,19 @@ public final class TestDevice implements AutoCloseable {
 
     public boolean isOpen() {
         return !closed.isDone();
+    }
+
+    /** Stops taking frames from the socket, so what the server sends piles up in TCP's buffers and then the server's. */
+    public void stopReading() {
+        paused = true;
+    }
+
+    public void resumeReading() {
+        paused = false;
+        if (owed) {
+            owed = false;
+            socket.request(1);
+        }
     }
 
     public void stopHeartbeats() {
