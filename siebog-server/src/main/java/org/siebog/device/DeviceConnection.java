@@ -34,6 +34,7 @@ final class DeviceConnection {
     private final Session session;
     private final DeviceLimits limits;
     private final Overflow overflow;
+    private final FrameRateLimiter rate;
     private final long openedAt = System.currentTimeMillis();
     private volatile long lastSeen = openedAt;
     private volatile String deviceId;
@@ -59,6 +60,12 @@ final class DeviceConnection {
         this.session = session;
         this.limits = limits;
         this.overflow = overflow;
+        this.rate = limits.rateLimiter();
+    }
+
+    /** Counts a frame from the device against its rate ({@link FrameRateLimiter}); called for each frame, in order. */
+    FrameRateLimiter.Verdict rate() {
+        return rate.take(System.nanoTime());
     }
 
     DeviceLimits limits() {

@@ -76,10 +76,15 @@ public class DeviceProtocol {
     private static final String HEARTBEAT = "{\"op\":\"heartbeat\"}";
 
     void handle(DeviceConnection c, String text) {
+        FrameRateLimiter.Verdict rate = c.rate();
+        if (rate == FrameRateLimiter.Verdict.CLOSE) {
+            tooFast(c);
+            return;
+        }
         if (c.joined() && text.equals(HEARTBEAT)) {
             // Answered without parsing: 19,000 idle devices send 3,800 of these a second.
             c.touch();
-            c.send(DeviceFrames.heartbeat());
+            c.send(rate == FrameRateLimiter.Verdict.ADMIT ? DeviceFrames.heartbeat() : slowDown(c, null, "heartbeat"));
             return;
         }
         DeviceFrame frame;
@@ -98,6 +103,10 @@ public class DeviceProtocol {
         Long ref = null;
         try {
             ref = optionalRef(frame);
+            if (rate == FrameRateLimiter.Verdict.REFUSE) {
+                c.send(slowDown(c, ref, op));
+                return;
+            }
             switch (op) {
                 case "join" -> join(c, frame);
                 case "heartbeat" -> c.send(DeviceFrames.heartbeat());
@@ -118,6 +127,22 @@ public class DeviceProtocol {
         } catch (SiebogException refusal) {
             c.send(errorFrame(ref, refusal));
         }
+    }
+
+    /** The 429 for a frame over the device's rate: it was not acted on. */
+    private static String slowDown(DeviceConnection c, Long ref, String op) {
+        DeviceLimits limits = c.limits();
+        return DeviceFrames.error(ref, 429, "too many frames: a device may send " + limits.framesPerSecond() + " a second ("
+                + limits.frameBurst() + " at once); this '" + DeviceFrames.quote(op, DeviceFrames.QUOTED_CHARS)
+                + "' was not acted on", null);
+    }
+
+    /** A device that went on sending long after being told to slow down: closed, and its agents move. */
+    private void tooFast(DeviceConnection c) {
+        c.shutDown();
+        c.close(POLICY_VIOLATION, "kept sending over " + c.limits().framesPerSecond() + " frames a second after "
+                + c.limits().maxRefusedFrames() + " refusals (429)");
+        devices.closed(c);
     }
 
     private void join(DeviceConnection c, DeviceFrame frame) {

@@ -19,7 +19,11 @@ import org.junit.jupiter.api.Test;
 /** The parts of a device's connection that need no socket: frames in parts, sizes, the state-request bound. */
 class DeviceConnectionTest {
 
-    private final DeviceConnection connection = new DeviceConnection(null, new DeviceLimits(1024), (c, bytes) -> { });
+    private static DeviceLimits outboxOf(int bytes) {
+        return new DeviceLimits(bytes, 1_000, 1_000, 1_000);
+    }
+
+    private final DeviceConnection connection = new DeviceConnection(null, outboxOf(1024), (c, bytes) -> { });
 
     @Test
     void atMostTheLimitOfStateRequestsArePendingAndAnswersFreeTheirPlace() {
@@ -79,7 +83,7 @@ class DeviceConnectionTest {
     void framesWaitBehindTheOneInFlightUpToTheBoundThenTheDeviceIsGivenUpOnce() {
         UnreadSocket socket = new UnreadSocket();
         List<Long> overflows = new ArrayList<>();
-        DeviceConnection c = new DeviceConnection(socket.session, new DeviceLimits(100), (conn, bytes) -> overflows.add(bytes));
+        DeviceConnection c = new DeviceConnection(socket.session, outboxOf(100), (conn, bytes) -> overflows.add(bytes));
 
         c.send("in flight, not counted: " + "x".repeat(200));
         c.send("a".repeat(60));
@@ -101,7 +105,7 @@ class DeviceConnectionTest {
     void aFrameLargerThanTheBoundMayWaitAloneAndWhatWasReadFreesItsBytes() {
         UnreadSocket socket = new UnreadSocket();
         List<Long> overflows = new ArrayList<>();
-        DeviceConnection c = new DeviceConnection(socket.session, new DeviceLimits(100), (conn, bytes) -> overflows.add(bytes));
+        DeviceConnection c = new DeviceConnection(socket.session, outboxOf(100), (conn, bytes) -> overflows.add(bytes));
 
         c.send("first");
         c.send("é".repeat(150)); // 300 bytes, alone behind the one in flight

@@ -244,4 +244,52 @@ class DeviceAdmissionIT {
             assertTrue(unknownClass.toString().length() < 500, "an answer of " + unknownClass.toString().length() + " characters");
         }
     }
+
+    // --- the frame rate --------------------------------------------------------------------------------
+
+    @Test
+    void framesOverTheRateAreRefusedWith429AndChangeNothingAndADeviceThatKeepsGoingIsClosed() {
+        String recorderName = name("rate-witness");
+        String witness = siebog.startAgent("Recorder", recorderName);
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.max-frames-per-second", "1").set("siebog.device.frame-burst", "5")
+                    .set("siebog.device.max-refused-frames", "20");
+            try (TestDevice device = TestDevice.open(siebog)) {
+                device.send(join("fast", null)); // the join is the burst's first frame
+                String id = device.next("welcome").getString("device");
+                for (int i = 0; i < 9; i++) {
+                    device.send("{\"op\":\"heartbeat\"}");
+                }
+                device.send(Json.createObjectBuilder().add("op", "send").add("ref", 77).add("message",
+                        SiebogApi.message("INFORM").to(witness).content("over the rate").json()).build());
+
+                // Answered heartbeats are skipped by TestDevice.next: the errors are the refusals.
+                int refusedHeartbeats = 0;
+                JsonObject error = device.next("error");
+                while (!error.containsKey("ref")) {
+                    assertEquals(429, error.getInt("status"), error::toString);
+                    assertTrue(error.getString("error").contains("1 a second (5 at once)"), error::toString);
+                    refusedHeartbeats++;
+                    error = device.next("error");
+                }
+                assertTrue(refusedHeartbeats >= 3, refusedHeartbeats + " of 9 heartbeats refused after a burst of 5 (the join was one)");
+                assertEquals(429, error.getInt("status"), error::toString);
+                assertEquals(77, error.getInt("ref"), "the refused request's ref");
+                assertTrue(error.getString("error").contains("'send' was not acted on"), error::toString);
+                assertTrue(device.isOpen());
+
+                try {
+                    for (int i = 0; i < 30 && device.isOpen(); i++) {
+                        device.send("{\"op\":\"heartbeat\"}");
+                    }
+                } catch (RuntimeException closedMeanwhile) {
+                    // the close can overtake the last sends
+                }
+                assertEquals(1008, device.closeCode());
+                SiebogApi.await("the device closed for its rate is no longer listed", () -> !listed(id));
+            }
+        }
+        SiebogApi.sleep(200);
+        assertEquals(java.util.List.of(), siebog.records(recorderName).messages(), "the refused send was not delivered");
+    }
 }
