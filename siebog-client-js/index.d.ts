@@ -159,7 +159,7 @@ export class Device extends EventTarget {
   connect(): Promise<Device>;
   /** Sends from the page (sender null); resolves once every receiver's node admitted it. */
   send(msg: AclMessageInit): Promise<void>;
-  /** Starts any agent, server or client, like POST /api/agents. */
+  /** Starts an agent of a class the node lets devices start (by default client agent classes; 403 otherwise), like POST /api/agents. */
   spawn(agentClass: string, name: string, args?: Record<string, string>): Promise<{ aid: AID; location: string }>;
   /** Stops an agent this device hosts; resolves once the server has stopped it (403 for any other agent). */
   stopAgent(aid: AID): Promise<void>;

@@ -87,7 +87,8 @@ export class Device extends EventTarget {
   }
 
   /**
-   * Starts an agent of any kind, like POST /api/agents.
+   * Starts an agent of a class the node lets devices start (by default its client agent classes;
+   * 403 for others), like POST /api/agents.
    * @param {string} agentClass
    * @param {string} name
    * @param {Record<string, string>} [args]

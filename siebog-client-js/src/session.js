@@ -195,7 +195,8 @@ export class DeviceSession {
   }
 
   /**
-   * Starts any agent, server or client, like POST /api/agents.
+   * Starts an agent of a class the node lets devices start (by default its client agent classes;
+   * the server answers 403 for others), like POST /api/agents.
    * @returns {Promise<{aid: string, location: string}>}
    */
   spawn(agentClass, name, args = {}) {

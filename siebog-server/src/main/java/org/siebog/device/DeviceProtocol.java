@@ -15,9 +15,12 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
 import org.siebog.agent.AID;
+import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
+import org.siebog.agentmanager.AgentClassRegistry;
 import org.siebog.agentmanager.AgentManager;
 import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.agentmanager.UnknownAgentClassException;
 import org.siebog.agentmanager.UnknownAgentException;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.delivery.MessageRouter;
@@ -47,6 +50,9 @@ public class DeviceProtocol {
 
     @EJB
     AgentManager agents;
+
+    @Inject
+    AgentClassRegistry classes;
 
     @Inject
     StateManager states;
@@ -188,7 +194,16 @@ public class DeviceProtocol {
         String name = requiredString(frame, "name");
         Map<String, String> args = args(frame);
         String device = frame.absent("device") ? null : requiredString(frame, "device");
+        if (device != null && !device.equals(c.deviceId())) {
+            throw SpawnRefusedException.onAnotherDevice(c.deviceId(), device);
+        }
         answerFromWorker(c, ref, () -> {
+            // Here, not on the socket's thread: finding a class lists the deployments.
+            AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
+            SpawnPolicy policy = SpawnPolicy.current();
+            if (!policy.allows(type)) {
+                throw SpawnRefusedException.notSpawnable(agentClass, policy);
+            }
             AgentInfo info = agents.start(agentClass, name, args, null, device);
             return DeviceFrames.spawned(ref, info.aid().toString(), info.location());
         });

@@ -292,4 +292,47 @@ class DeviceAdmissionIT {
         SiebogApi.sleep(200);
         assertEquals(java.util.List.of(), siebog.records(recorderName).messages(), "the refused send was not delivered");
     }
+
+    // --- spawn ---------------------------------------------------------------------------------------------
+
+    private static JsonObject spawn(int ref, String agentClass, String name, String device) {
+        var frame = Json.createObjectBuilder().add("op", "spawn").add("ref", ref).add("agentClass", agentClass).add("name", name);
+        return (device == null ? frame : frame.add("device", device)).build();
+    }
+
+    @Test
+    void aDeviceMayNotPlaceAgentsOnAnotherDevice() {
+        try (TestDevice device = TestDevice.join(siebog, 10); TestDevice other = TestDevice.join(siebog, 10)) {
+            String name = name("elsewhere");
+            device.send(spawn(1, "TestClient", name, other.id()));
+            JsonObject error = device.next("error");
+            assertEquals(403, error.getInt("status"), error::toString);
+            assertEquals(1, error.getInt("ref"));
+            assertTrue(error.getString("error").contains("only on itself") && error.getString("error").contains(other.id()), error::toString);
+            SiebogApi.sleep(300);
+            assertFalse(siebog.agents().containsKey(SiebogApi.aid(name)), "nothing started");
+            assertEquals("", other.pendingOps(), "the other device was asked nothing");
+        }
+    }
+
+    @Test
+    void aDeviceMaySpawnOnlyTheClassesThePropertyLists() {
+        try (TestDevice device = TestDevice.join(siebog, 10)) {
+            String name = name("server-agent");
+            device.send(spawn(1, "Recorder", name, null));
+            JsonObject error = device.next("error");
+            assertEquals(403, error.getInt("status"), error::toString);
+            assertTrue(error.getString("error").contains("Recorder") && error.getString("error").contains("siebog.device.spawnable-classes"),
+                    error::toString);
+            assertFalse(siebog.agents().containsKey(SiebogApi.aid(name)), "nothing started");
+
+            try (ServerProperties properties = new ServerProperties(management)) {
+                properties.set("siebog.device.spawnable-classes", "kind:client, Recorder");
+                device.send(spawn(2, "Recorder", name, null));
+                assertEquals(SiebogApi.aid(name), device.next("spawned").getString("aid"));
+            } finally {
+                siebog.delete("agents/" + SiebogApi.aid(name));
+            }
+        }
+    }
 }

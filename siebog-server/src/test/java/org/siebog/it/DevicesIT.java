@@ -113,14 +113,17 @@ class DevicesIT {
     }
 
     @Test
-    void aDeviceCanStartAgents() {
+    void aDeviceCanStartClientAgentsOnItself() {
         try (TestDevice device = TestDevice.join(siebog, 10)) {
             String name = name("spawned");
-            device.send(Json.createObjectBuilder().add("op", "spawn").add("ref", 1).add("agentClass", "Recorder").add("name", name).build());
+            device.send(Json.createObjectBuilder().add("op", "spawn").add("ref", 1).add("agentClass", "TestClient").add("name", name)
+                    .add("device", device.id()).build());
+            assertEquals(aid(name), device.startAgent().getString("aid"));
             JsonObject spawned = device.next("spawned");
             assertEquals(aid(name), spawned.getString("aid"));
-            assertTrue(siebog.agents().containsKey(aid(name)));
-            device.send(Json.createObjectBuilder().add("op", "spawn").add("ref", 2).add("agentClass", "Recorder").add("name", name).build());
+            assertEquals(device.id(), spawned.getString("location"));
+            assertEquals(device.id(), siebog.agents().get(aid(name)).getString("location"));
+            device.send(Json.createObjectBuilder().add("op", "spawn").add("ref", 2).add("agentClass", "TestClient").add("name", name).build());
             JsonObject taken = device.next("error");
             assertEquals(409, taken.getInt("status"));
             assertEquals(2, taken.getInt("ref"));
