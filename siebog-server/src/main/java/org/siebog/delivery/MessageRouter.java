@@ -66,6 +66,7 @@ public class MessageRouter {
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
+    private final DelayedPostBudget delayed = new DelayedPostBudget(PlatformConfig.SYSTEM.maxDelayedBytes());
     private volatile Origin nodeOrigin;
 
     /**
@@ -96,12 +97,22 @@ public class MessageRouter {
     /** See {@link org.siebog.message.MessageManager#post(ACLMessage, Duration)}. */
     public void post(ACLMessage message, Duration delay) {
         check(message);
+        long maxDelay = PlatformConfig.SYSTEM.maxDelayMillis();
+        if (delay.isNegative() || delay.compareTo(Duration.ofMillis(maxDelay)) > 0) {
+            throw new MalformedMessageException("a delay must be from 0 to " + maxDelay + " ms (siebog.message.max-delay-ms); got "
+                    + delay.toMillis() + " ms");
+        }
         for (AID receiver : message.receivers()) {
             if (!exists(receiver)) {
                 throw new UnknownAgentException(receiver);
             }
         }
-        executor.timer().schedule(() -> postDelayed(message), Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+        long cost = DelayedPostBudget.cost(message);
+        delayed.take(cost);
+        executor.timer().schedule(() -> {
+            delayed.giveBack(cost);
+            postDelayed(message);
+        }, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Admits a message that another node routed here; completes when it may reach the agent. */
@@ -119,12 +130,22 @@ public class MessageRouter {
     }
 
     private void check(ACLMessage message) {
-        if (message.receivers().isEmpty()) {
+        PlatformConfig limits = PlatformConfig.SYSTEM;
+        int receivers = message.receivers().size();
+        if (receivers == 0) {
             throw new MalformedMessageException("a message needs at least one receiver");
         }
-        int max = PlatformConfig.SYSTEM.maxContentChars();
-        if (message.content() != null && message.content().length() > max) {
-            throw new MessageTooLargeException("the content (in characters)", message.content().length(), max);
+        if (receivers > limits.maxReceivers()) {
+            throw new MalformedMessageException("a message may name at most " + limits.maxReceivers()
+                    + " receivers (siebog.message.max-receivers); this one names " + receivers);
+        }
+        if (message.content() != null && message.content().length() > limits.maxContentChars()) {
+            throw new MessageTooLargeException("the content (in characters)", message.content().length(), limits.maxContentChars());
+        }
+        long envelope = message.envelopeChars();
+        if (envelope > limits.maxEnvelopeChars()) {
+            throw new MessageTooLargeException("everything but the content (AIDs, other fields, user properties; in characters)",
+                    envelope, limits.maxEnvelopeChars());
         }
     }
 

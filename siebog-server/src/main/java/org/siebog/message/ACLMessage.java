@@ -3,6 +3,7 @@ package org.siebog.message;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +38,10 @@ public record ACLMessage(
 
     public ACLMessage {
         Objects.requireNonNull(performative, "a message needs a performative");
-        receivers = receivers == null ? List.of() : List.copyOf(receivers);
+        // A receiver named twice gets the message once, as FIPA's receiver set means.
+        receivers = receivers == null ? List.of()
+                : receivers.size() <= 1 ? List.copyOf(receivers)
+                : List.copyOf(new LinkedHashSet<>(receivers));
         userProperties = userProperties == null || userProperties.isEmpty()
                 ? Collections.emptySortedMap()
                 : Collections.unmodifiableSortedMap(new TreeMap<>(userProperties));
@@ -83,6 +87,31 @@ public record ACLMessage(
 
     public String userProperty(String key) {
         return userProperties.get(key);
+    }
+
+    /**
+     * The characters this message holds outside its content: every other field, the AIDs and the
+     * user properties (what {@code siebog.message.max-envelope-chars} bounds). A length per field,
+     * no text is scanned: cheap enough for every message a node routes.
+     */
+    public long envelopeChars() {
+        long chars = aidChars(sender) + aidChars(replyTo) + chars(language) + chars(encoding) + chars(ontology)
+                + chars(protocol) + chars(conversationId) + chars(replyWith) + chars(inReplyTo);
+        for (AID receiver : receivers) {
+            chars += aidChars(receiver);
+        }
+        for (Map.Entry<String, String> property : userProperties.entrySet()) {
+            chars += chars(property.getKey()) + chars(property.getValue());
+        }
+        return chars;
+    }
+
+    private static int chars(String text) {
+        return text == null ? 0 : text.length();
+    }
+
+    private static int aidChars(AID aid) {
+        return aid == null ? 0 : aid.name().length() + 1 + aid.platform().length();
     }
 
     /** Collects the fields of a message; {@link #build()} may be called more than once. */

@@ -21,6 +21,7 @@ import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
 import org.siebog.message.MalformedMessageException;
 import org.siebog.message.MessageManager;
+import org.siebog.platform.PlatformConfig;
 
 /**
  * {@code POST /api/messages}: an ACL message in the contract's JSON form; 202 once admitted. With
@@ -50,8 +51,10 @@ public class MessageResource {
             throw new MalformedMessageException("the request needs an ACL message as its JSON body");
         }
         // Taken as text: JAX-RS answers an unconvertible Long parameter with a bare 404.
-        Duration delay = delayMs == null ? null : millis("delayMs", delayMs);
-        Duration await = awaitReplyMs == null ? null : millis("awaitReplyMs", awaitReplyMs);
+        PlatformConfig limits = PlatformConfig.SYSTEM;
+        Duration delay = delayMs == null ? null : millis("delayMs", delayMs, limits.maxDelayMillis(), "siebog.message.max-delay-ms");
+        Duration await = awaitReplyMs == null ? null
+                : millis("awaitReplyMs", awaitReplyMs, limits.maxAwaitReplyMillis(), "siebog.message.max-await-reply-ms");
         if (delay != null && await != null) {
             throw new MalformedMessageException("delayMs and awaitReplyMs cannot be combined");
         }
@@ -69,15 +72,17 @@ public class MessageResource {
         return messages.postAsync(message).thenApply(admitted -> Response.accepted().build());
     }
 
-    private static Duration millis(String parameter, String text) {
+    private static Duration millis(String parameter, String text, long max, String property) {
         try {
             long millis = Long.parseLong(text);
-            if (millis >= 0) {
+            if (millis >= 0 && millis <= max) {
                 return Duration.ofMillis(millis);
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new MalformedMessageException(parameter + " must be a whole number of milliseconds, 0 or more; got '" + text + "'");
+        String shown = text.length() > 30 ? text.substring(0, 30) + "..." : text;
+        throw new MalformedMessageException(parameter + " must be a whole number of milliseconds from 0 to " + max
+                + " (" + property + "); got '" + shown + "'");
     }
 }

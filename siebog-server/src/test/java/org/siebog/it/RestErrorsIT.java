@@ -8,6 +8,7 @@ import static org.siebog.it.SiebogApi.message;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,8 +37,12 @@ import org.siebog.it.agents.FailingOnStart;
 class RestErrorsIT {
 
     private static final int MAX_CONTENT_CHARS = 1 << 20;
-    /** {@code PlatformConfig.maxJsonBodyBytes()}: 6 bytes per content character (a JSON escape) plus 64 KiB. */
-    private static final int MAX_BODY_BYTES = MAX_CONTENT_CHARS * 6 + 64 * 1024;
+    private static final int MAX_ENVELOPE_CHARS = 16 * 1024;
+    private static final int MAX_RECEIVERS = 1000;
+    /** {@code PlatformConfig.maxJsonBodyBytes()}: 6 bytes per character (a JSON escape) plus 4 KiB of syntax. */
+    private static final int MAX_BODY_BYTES = (MAX_CONTENT_CHARS + MAX_ENVELOPE_CHARS) * 6 + 4 * 1024;
+    /** The test server's {@code siebog.message.max-delayed-bytes} (arquillian.xml). */
+    private static final int MAX_DELAYED_BYTES = 4 << 20;
     private static final AtomicInteger TESTS = new AtomicInteger();
 
     @Deployment(testable = false)
@@ -184,8 +189,76 @@ class RestErrorsIT {
     }
 
     @Test
+    void everyFieldCountsTowardsTheSizeLimitNotOnlyTheContent() {
+        String ontology = siebog.trySend(message("INFORM").to(witness).field("ontology", "o".repeat(3_000_000)).json())
+                .assertError(413);
+        assertTrue(ontology.contains("everything but the content"), ontology);
+        siebog.trySend(message("INFORM").to(witness).field("conversationId", "c".repeat(MAX_ENVELOPE_CHARS + 1)).json())
+                .assertError(413);
+        String properties = "{\"performative\": \"INFORM\", \"receivers\": [\"" + witness + "\"], \"userProperties\": {\"a\": \""
+                + "p".repeat(MAX_ENVELOPE_CHARS / 2) + "\", \"b\": \"" + "q".repeat(MAX_ENVELOPE_CHARS / 2) + "\"}}";
+        siebog.post("messages", properties).assertError(413);
+        // 20 MB, far over the body limit: the same JSON 413, not the listener's bare 400.
+        String huge = siebog.post("messages", padded(message("INFORM").to(witness).json().toString(), 20_000_000)).assertError(413);
+        assertTrue(huge.contains("body"), huge);
+    }
+
+    @Test
+    void aReceiverNamedTwiceGetsTheMessageOnceAndTooManyReceiversAre400() {
+        String once = siebog.startAgent("Recorder", "once-" + witnessName);
+        String[] sameOneHundredTimes = new String[100];
+        Arrays.fill(sameOneHundredTimes, once);
+        siebog.send(message("INFORM").to(sameOneHundredTimes).content("one of 100").json());
+        siebog.send(message("INFORM").to(once).content("after").json());
+        Records got = siebog.awaitRecords("once-" + witnessName, "both messages", r -> r.contents().contains("after"));
+        assertEquals(List.of("one of 100", "after"), got.contents(), "the receiver named 100 times got the message once");
+        siebog.stopAgent(once);
+
+        String[] tooMany = new String[MAX_RECEIVERS + 1];
+        for (int i = 0; i < tooMany.length; i++) {
+            tooMany[i] = i == 0 ? witness : aid("r" + i);
+        }
+        String error = siebog.trySend(message("INFORM").to(tooMany).json()).assertError(400);
+        assertTrue(error.contains("at most " + MAX_RECEIVERS + " receivers"), error);
+    }
+
+    @Test
     void aDelayThatIsNotANumberIs400() {
         assertNamed("delayMs", "messages?delayMs=soon", message("INFORM").to(witness).json().toString());
+    }
+
+    @Test
+    void delaysAreBoundedAndOutOfBoundsIs400NotA500() {
+        String inform = message("INFORM").to(witness).json().toString();
+        assertNamed("from 0 to 86400000", "messages?delayMs=9223372036854775807", inform);
+        assertNamed("from 0 to 86400000", "messages?delayMs=86400001", inform);
+        assertNamed("delayMs", "messages?delayMs=99999999999999999999999", inform);
+    }
+
+    @Test
+    void theDelayedMessagesANodeHoldsAreBoundedIn503() {
+        String sink = siebog.startAgent("Recorder", "sink-" + witnessName);
+        String content = "d".repeat(900_000); // about 1.8 MB held while it waits: 2 fit in the test server's 4 MiB
+        int admitted = 0;
+        Reply refused = null;
+        while (refused == null) {
+            Reply reply = siebog.trySend(message("INFORM").to(sink).content(content).json(), 3000);
+            if (reply.status() == 202) {
+                admitted++;
+                assertTrue(admitted * 1_800_000L <= MAX_DELAYED_BYTES, "admitted " + admitted + " delayed messages of 1.8 MB");
+            } else {
+                refused = reply;
+            }
+        }
+        String error = refused.assertError(503);
+        assertTrue(error.contains("siebog.message.max-delayed-bytes"), error);
+        int held = admitted;
+        Records got = siebog.awaitRecords("sink-" + witnessName, "the admitted delayed messages", r -> r.messages().size() == held);
+        assertEquals(held, got.messages().size());
+        // Delivered, they no longer count: the node takes delayed messages again.
+        assertEquals(202, siebog.trySend(message("INFORM").to(sink).content(content).json(), 10).status());
+        siebog.awaitRecords("sink-" + witnessName, "the last one", r -> r.messages().size() == held + 1);
+        siebog.stopAgent(sink);
     }
 
     @Test
@@ -193,6 +266,7 @@ class RestErrorsIT {
         String inform = message("INFORM").to(witness).json().toString();
         assertNamed("awaitReplyMs", "messages?awaitReplyMs=soon", inform);
         assertNamed("awaitReplyMs", "messages?awaitReplyMs=-5", inform);
+        assertNamed("from 0 to 60000", "messages?awaitReplyMs=60001", inform);
         assertNamed("cannot be combined", "messages?awaitReplyMs=10&delayMs=10", inform);
     }
 

@@ -58,4 +58,20 @@ class ACLMessageTest {
     void aMessageNeedsAPerformative() {
         assertThrows(NullPointerException.class, () -> ACLMessage.builder(null));
     }
+
+    @Test
+    void aReceiverNamedTwiceIsKeptOnceInTheOrderFirstNamed() {
+        ACLMessage message = ACLMessage.builder(Performative.INFORM).receivers(List.of(BOB, ALICE, BOB, DESK, ALICE)).build();
+        assertEquals(List.of(BOB, ALICE, DESK), message.receivers());
+    }
+
+    @Test
+    void theEnvelopeCountsEveryCharacterButTheContent() {
+        ACLMessage message = ACLMessage.builder(Performative.INFORM).sender(ALICE).receiver(BOB).replyTo(DESK)
+                .content("not counted").language("l").encoding("ee").ontology("ooo").protocol("pppp")
+                .conversationId("ccccc").replyWith("rrrrrr").inReplyTo("iiiiiii").userProperty("key", "value").build();
+        // alice@siebog 12, bob@siebog 10, desk@siebog 11; the fields 1+2+3+4+5+6+7; key+value 8
+        assertEquals(12 + 10 + 11 + 28 + 8, message.envelopeChars());
+        assertEquals(10, ACLMessage.builder(Performative.INFORM).receiver(BOB).content("x".repeat(1000)).build().envelopeChars());
+    }
 }

@@ -1,0 +1,60 @@
+package org.siebog.delivery;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.siebog.message.ACLMessage;
+import org.siebog.platform.SiebogException;
+
+/**
+ * What a node holds of messages waiting for their delay, in estimated bytes, and its bound: a caller
+ * who posts with long delays could otherwise make the node keep any number of messages in its heap
+ * until they are due. Taken when a delayed post is scheduled, given back when it fires.
+ */
+final class DelayedPostBudget {
+
+    /** What a message costs besides its characters: the object, its lists and the timer's task. */
+    private static final long OVERHEAD_BYTES = 512;
+
+    private final long limit;
+    private final AtomicLong held = new AtomicLong();
+
+    DelayedPostBudget(long limit) {
+        this.limit = limit;
+    }
+
+    /** A Java string holds up to 2 bytes a character. */
+    static long cost(ACLMessage message) {
+        long chars = message.envelopeChars() + (message.content() == null ? 0 : message.content().length());
+        return OVERHEAD_BYTES + 2 * chars;
+    }
+
+    /** Takes {@code bytes}, or refuses (503) and takes nothing when they would pass the bound. */
+    void take(long bytes) {
+        long before = held.getAndUpdate(h -> h + bytes <= limit ? h + bytes : h);
+        if (before + bytes > limit) {
+            throw new DelayedPostsFullException(before, limit);
+        }
+    }
+
+    void giveBack(long bytes) {
+        held.addAndGet(-bytes);
+    }
+
+    long held() {
+        return held.get();
+    }
+
+    /** 503: the node holds as many delayed messages as it may; a later or shorter delay may fit. */
+    static final class DelayedPostsFullException extends SiebogException {
+
+        DelayedPostsFullException(long held, long limit) {
+            super("this node already holds " + held + " bytes of delayed messages, its limit is " + limit
+                    + " (siebog.message.max-delayed-bytes); post it later or without a delay");
+        }
+
+        @Override
+        public int status() {
+            return 503;
+        }
+    }
+}

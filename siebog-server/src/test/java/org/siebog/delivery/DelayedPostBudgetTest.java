@@ -1,0 +1,36 @@
+package org.siebog.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.Performative;
+
+class DelayedPostBudgetTest {
+
+    @Test
+    void takesUpToItsLimitRefusesBeyondWithoutTakingAndTakesAgainOnceGivenBack() {
+        DelayedPostBudget budget = new DelayedPostBudget(1000);
+        budget.take(600);
+        budget.take(400);
+        DelayedPostBudget.DelayedPostsFullException full = assertThrows(DelayedPostBudget.DelayedPostsFullException.class,
+                () -> budget.take(1));
+        assertEquals(503, full.status());
+        assertTrue(full.getMessage().contains("1000"), full.getMessage());
+        assertEquals(1000, budget.held(), "a refused post takes nothing");
+        budget.giveBack(600);
+        budget.take(500);
+        assertEquals(900, budget.held());
+    }
+
+    @Test
+    void aMessageCostsTwoBytesACharacterPlusItsOverhead() {
+        ACLMessage small = ACLMessage.builder(Performative.INFORM).receiver(AID.parse("bob@siebog")).build();
+        ACLMessage big = ACLMessage.builder(Performative.INFORM).receiver(AID.parse("bob@siebog")).content("x".repeat(1000)).build();
+        assertEquals(2000, DelayedPostBudget.cost(big) - DelayedPostBudget.cost(small));
+        assertTrue(DelayedPostBudget.cost(small) >= 512, "even an empty message holds a node's memory");
+    }
+}
