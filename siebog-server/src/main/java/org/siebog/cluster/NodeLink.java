@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,6 +27,14 @@ final class NodeLink implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(NodeLink.class.getName());
     private static final int MAX_BATCH = 512;
+    /**
+     * A batch is one request, written whole into one buffer and copied by JGroups: 512 messages of
+     * 64 KB made 32 MB requests that, a few at a time, ran a 1 GB node out of memory; a megabyte
+     * still carries hundreds of ordinary messages in one round trip.
+     */
+    private static final long MAX_BATCH_BYTES = 1L << 20;
+    /** What may wait for this link, estimated ({@link ACLMessage#estimatedBytes()}); more is refused (503). */
+    private static final long MAX_QUEUED_BYTES = Long.getLong("siebog.cluster.max-link-bytes", 64L << 20);
 
     record Outgoing(AID receiver, MessageId id, ACLMessage message, CompletableFuture<Void> admitted) {
     }
@@ -37,6 +46,7 @@ final class NodeLink implements Runnable {
     /** Takes the messages this link could not get admitted because the node left, to try where their receivers are now. */
     private final Consumer<Outgoing> redirect;
     private final BlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>();
+    private final AtomicLong queuedBytes = new AtomicLong();
     /** Only the sending thread writes requests. */
     private final Wire.Writer request = new Wire.Writer();
     private volatile boolean closed;
@@ -47,19 +57,34 @@ final class NodeLink implements Runnable {
         this.redirect = redirect;
     }
 
-    /** Completes when the other node has admitted the message to the receiver's mailbox, or with its refusal. */
+    /**
+     * Completes when the other node has admitted the message to the receiver's mailbox, or with its
+     * refusal; at once with a 503 when the messages waiting for this link are at their limit (the
+     * other node takes them more slowly than they come).
+     */
     CompletableFuture<Void> send(AID receiver, MessageId id, ACLMessage message) {
         CompletableFuture<Void> admitted = new CompletableFuture<>();
+        if (queuedBytes.get() + message.estimatedBytes() > MAX_QUEUED_BYTES) {
+            admitted.completeExceptionally(new RemoteNodeException("the messages waiting to go to node " + node + " are at their limit ("
+                    + MAX_QUEUED_BYTES + " bytes, siebog.cluster.max-link-bytes); nothing was sent, try again shortly"));
+            return admitted;
+        }
         send(new Outgoing(receiver, id, message, admitted));
         return admitted;
     }
 
+    /** Queues whatever comes, redirected messages too: they were admitted to a queue before. */
     void send(Outgoing outgoing) {
         if (closed) {
             redirect.accept(outgoing);
         } else {
+            queuedBytes.addAndGet(bytes(outgoing));
             queue.add(outgoing);
         }
+    }
+
+    private static long bytes(Outgoing outgoing) {
+        return outgoing.message() == null ? 0 : outgoing.message().estimatedBytes();
     }
 
     /** Redirects what is still queued (the node left) and ends the sending thread. */
@@ -74,15 +99,29 @@ final class NodeLink implements Runnable {
         try {
             while (true) {
                 batch.add(queue.take());
-                queue.drainTo(batch, MAX_BATCH - 1);
+                long bytes = bytes(batch.get(0));
+                Outgoing next;
+                while (batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES && (next = queue.poll()) != null) {
+                    batch.add(next);
+                    bytes += bytes(next);
+                }
+                queuedBytes.addAndGet(-bytes);
                 if (batch.remove(CLOSE) || closed) {
                     batch.addAll(queue);
                     batch.remove(CLOSE);
                     batch.forEach(redirect);
                     return;
                 }
-                send(List.copyOf(batch));
+                List<Outgoing> sending = List.copyOf(batch);
                 batch.clear();
+                try {
+                    send(sending);
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    // The batch fails (its senders hear 503); the link goes on, where a dead thread
+                    // would silently hold every later message to that node.
+                    LOG.log(Level.WARNING, "could not send " + sending.size() + " messages to " + node, e);
+                    failAll(sending, new RemoteNodeException(node, "the messages could not be sent: " + e));
+                }
             }
         } catch (InterruptedException e) {
             failAll(batch, new RemoteNodeException(node, "this node is shutting down"));

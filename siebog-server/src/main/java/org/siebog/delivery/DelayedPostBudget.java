@@ -2,7 +2,6 @@ package org.siebog.delivery;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.siebog.message.ACLMessage;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -12,20 +11,11 @@ import org.siebog.platform.SiebogException;
  */
 final class DelayedPostBudget {
 
-    /** What a message costs besides its characters: the object, its lists and the timer's task. */
-    private static final long OVERHEAD_BYTES = 512;
-
     private final long limit;
     private final AtomicLong held = new AtomicLong();
 
     DelayedPostBudget(long limit) {
         this.limit = limit;
-    }
-
-    /** A Java string holds up to 2 bytes a character. */
-    static long cost(ACLMessage message) {
-        long chars = message.envelopeChars() + (message.content() == null ? 0 : message.content().length());
-        return OVERHEAD_BYTES + 2 * chars;
     }
 
     /** Takes {@code bytes}, or refuses (503) and takes nothing when they would pass the bound. */

@@ -26,6 +26,15 @@ public interface Journal {
     }
 
     /**
+     * Whether the node may take {@code message} for this agent: false when what it holds of
+     * replicated messages not yet covered by saved states is at its bound. Checked before a mailbox
+     * slot is reserved; a refused message is not recorded.
+     */
+    default boolean hasRoom(ACLMessage message) {
+        return true;
+    }
+
+    /**
      * Records {@code id} as admitted, for a message whose mailbox slot is reserved; false when it
      * was admitted meanwhile (the slot is then not used). A refused message is never recorded, so
      * its sender may send it again.

@@ -23,6 +23,7 @@ import org.siebog.cluster.RemoteNodes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.ACLMessage;
+import org.siebog.message.BacklogFullException;
 import org.siebog.message.MailboxFullException;
 import org.siebog.message.MalformedMessageException;
 import org.siebog.message.MessageId;
@@ -107,7 +108,7 @@ public class MessageRouter {
                 throw new UnknownAgentException(receiver);
             }
         }
-        long cost = DelayedPostBudget.cost(message);
+        long cost = message.estimatedBytes();
         delayed.take(cost);
         executor.timer().schedule(() -> {
             delayed.giveBack(cost);
@@ -185,6 +186,11 @@ public class MessageRouter {
                 elsewhere.put(receiver, node);
             }
         }
+        for (Mailbox mailbox : here) {
+            if (!mailbox.journal().hasRoom(message)) {
+                throw new BacklogFullException(mailbox.owner());
+            }
+        }
         for (int i = 0; i < here.size(); i++) {
             if (!here.get(i).reserve()) {
                 for (int j = 0; j < i; j++) {
@@ -245,6 +251,9 @@ public class MessageRouter {
         Journal journal = mailbox.journal();
         if (journal.seen(id)) {
             return DONE;
+        }
+        if (!journal.hasRoom(message)) {
+            throw new BacklogFullException(mailbox.owner());
         }
         if (!mailbox.reserve()) {
             throw new MailboxFullException(mailbox.owner(), mailbox.capacity());

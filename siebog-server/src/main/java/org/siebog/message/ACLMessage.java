@@ -106,6 +106,19 @@ public record ACLMessage(
         return chars;
     }
 
+    /**
+     * What holding this message costs a node, estimated from its lengths alone: 2 bytes a character
+     * (a Java string at most; its UTF-8 on the wire is no more than 3 for the rare character outside
+     * Latin-1) plus the objects around them. The bounds on what callers can make a node hold count
+     * in this unit.
+     */
+    public long estimatedBytes() {
+        return OVERHEAD_BYTES + 2 * (envelopeChars() + chars(content));
+    }
+
+    /** The record, its lists, the AIDs and the envelope a node keeps it in. */
+    private static final long OVERHEAD_BYTES = 512;
+
     private static int chars(String text) {
         return text == null ? 0 : text.length();
     }

@@ -81,6 +81,16 @@ public final class AgentJournal implements Journal, Origin {
      */
     static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 1000));
 
+    /**
+     * An agent holding more than this of messages not yet covered by a save saves at its next
+     * message rather than at the interval ({@code siebog.replication.save-after-bytes}, default
+     * 1 MiB): a save is small next to large messages, and it releases them from memory and the log.
+     */
+    static final long SAVE_AFTER_BYTES = Long.getLong("siebog.replication.save-after-bytes", 1L << 20);
+
+    /** Of the messages in {@code uncovered}, estimated (written under the journal's lock, read on the lane). */
+    private volatile long uncoveredBytes;
+
     private Mailbox mailbox;
     private ScheduledExecutorService timer;
     private long lastSaveNanos;
@@ -178,12 +188,23 @@ public final class AgentJournal implements Journal, Origin {
     }
 
     @Override
+    public boolean hasRoom(ACLMessage message) {
+        return log.hasRoom(message.estimatedBytes());
+    }
+
+    @Override
     public synchronized CompletableFuture<Void> admit(MessageId id, ACLMessage message, Consumer<Envelope> mailbox) {
         long seq = ++nextSeq;
         mailbox.accept(new Envelope(id, seq, message));
         LoggedMessage logged = log.append(aid, incarnation, seq, id, message);
         uncovered.add(logged);
+        uncoveredBytes += message.estimatedBytes();
         return logged.written().thenApply(segment -> null);
+    }
+
+    /** Holding a lot: save at the next message, whatever the interval says. */
+    private boolean pressed() {
+        return uncoveredBytes > SAVE_AFTER_BYTES || log.crowded();
     }
 
     @Override
@@ -204,6 +225,7 @@ public final class AgentJournal implements Journal, Origin {
      */
     @Override
     public void handledUpTo(long seq, boolean now) {
+        now |= pressed();
         if (!lastSave.isDone()) {
             // One save in flight per agent: when the writer falls behind, an agent's later runs are
             // covered by its next save instead of queueing records faster than they can be written.
@@ -213,7 +235,7 @@ public final class AgentJournal implements Journal, Origin {
             if (!waitingForWriter) {
                 waitingForWriter = true;
                 saveScheduled = true;
-                long due = lastSaveNanos + SAVE_INTERVAL_NANOS;
+                long due = now ? System.nanoTime() : lastSaveNanos + SAVE_INTERVAL_NANOS;
                 lastSave.whenComplete((ok, failed) -> requestSaveAt(due));
             }
             return;
@@ -244,11 +266,14 @@ public final class AgentJournal implements Journal, Origin {
             }
             List<CompletableFuture<InboxSegment>> covered = new ArrayList<>(unreleased);
             unreleased.clear();
+            long polledBytes = 0;
             while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
                 LoggedMessage m = uncovered.poll();
                 markHandled(m.id());
                 covered.add(m.written());
+                polledBytes += m.message().estimatedBytes();
             }
+            uncoveredBytes -= polledBytes;
             while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {
                 markHandled(replayedUnsaved.poll().id());
             }
@@ -315,5 +340,6 @@ public final class AgentJournal implements Journal, Origin {
         log.forget(aid);
         uncovered.forEach(m -> m.written().thenAccept(log::release));
         uncovered.clear();
+        uncoveredBytes = 0;
     }
 }

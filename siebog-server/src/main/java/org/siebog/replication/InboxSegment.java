@@ -12,11 +12,14 @@ final class InboxSegment {
     private final String writer;
     private final long number;
     private final AtomicInteger uncovered;
+    /** Its stored size: what this node's log holds for it until it is dropped. */
+    private final long bytes;
 
-    InboxSegment(String writer, long number, int messages) {
+    InboxSegment(String writer, long number, int messages, long bytes) {
         this.writer = writer;
         this.number = number;
         this.uncovered = new AtomicInteger(messages);
+        this.bytes = bytes;
     }
 
     String key() {
@@ -25,6 +28,10 @@ final class InboxSegment {
 
     long number() {
         return number;
+    }
+
+    long bytes() {
+        return bytes;
     }
 
     /** One of its messages is covered by a saved state; true when that was the last one. */

@@ -11,6 +11,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -50,6 +52,29 @@ public class ReplicationLog {
 
     private static final Logger LOG = Logger.getLogger(ReplicationLog.class.getName());
     private static final int MAX_BATCH = 1024;
+    /**
+     * A segment is written whole into one buffer, then marshalled and sent by Infinispan: 1,024
+     * messages of 64 KB made 64 MB segments whose copies ran a 1 GB node out of memory; a
+     * segment of a megabyte still holds hundreds of ordinary messages.
+     */
+    private static final long MAX_SEGMENT_BYTES = 1L << 20;
+    /**
+     * What this node's inbox log may hold ({@code siebog.replication.max-log-bytes}, default an
+     * eighth of the heap): the messages waiting for the writer (estimated,
+     * {@link ACLMessage#estimatedBytes()}) and the segments stored and not yet dropped (their
+     * size). A segment stays until <em>every</em> message in it is covered by its agent's saved
+     * state, so one agent that has not saved keeps a whole segment; counting segments, not
+     * messages, is what bounds the memory. Their copies on the other owner count against that
+     * node's heap, not this bound (an eighth here may cost another eighth there: with a quarter, two
+     * nodes under 64 KB messages kept 80% of their old generation). Beyond it new
+     * messages to stateful agents are refused (503); from a quarter of it on, agents save at their
+     * next message instead of waiting for the save interval, which drops segments sooner.
+     */
+    static final long MAX_LOG_BYTES = Long.getLong("siebog.replication.max-log-bytes", Runtime.getRuntime().maxMemory() / 8);
+    /** Whether the log is refusing, so that a full log is logged once when it fills and once when it has room again. */
+    private final AtomicBoolean full = new AtomicBoolean();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final AtomicLong segmentBytes = new AtomicLong();
     private static final int WRITE_ATTEMPTS = 4;
 
     /** Segments and manifests as the bytes {@link SegmentCodec} and {@link WriterManifest} write. */
@@ -96,6 +121,31 @@ public class ReplicationLog {
         return segments + 1;
     }
 
+    /** What the log holds now: messages waiting for the writer and stored segments. */
+    long heldBytes() {
+        return queuedBytes.get() + segmentBytes.get();
+    }
+
+    /** Whether a message of {@code bytes} may still be admitted to a stateful agent here. */
+    boolean hasRoom(long bytes) {
+        long held = heldBytes();
+        boolean room = held + bytes <= MAX_LOG_BYTES;
+        if (room != !full.get() && full.compareAndSet(room, !room)) {
+            if (room) {
+                LOG.info(() -> "the inbox log has room again (" + held + " bytes held): messages to stateful agents are admitted");
+            } else {
+                LOG.warning(() -> "the inbox log is full (" + held + " of " + MAX_LOG_BYTES + " bytes, siebog.replication.max-log-bytes):"
+                        + " messages to stateful agents are refused (503) until their saves drop segments");
+            }
+        }
+        return room;
+    }
+
+    /** Enough is held that agents should save (and so drop segments) without waiting for their interval. */
+    boolean crowded() {
+        return heldBytes() > MAX_LOG_BYTES / 4;
+    }
+
     /** A key of this boot's segments or manifest. */
     boolean ownKey(String key) {
         return LogKeys.writerOf(key).equals(writer);
@@ -125,6 +175,7 @@ public class ReplicationLog {
     LoggedMessage append(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
         // The bound is read before the message is queued: the writer numbers its batch after taking it.
         LoggedMessage logged = new LoggedMessage(aid, incarnation, seq, id, message, nextSegment(), new CompletableFuture<>());
+        queuedBytes.addAndGet(message.estimatedBytes());
         inboxWrites.add(logged);
         return logged;
     }
@@ -162,6 +213,7 @@ public class ReplicationLog {
     /** A segment whose messages are all covered by saved states (or belong to stopped agents) is dropped. */
     void release(InboxSegment segment) {
         if (segment.release()) {
+            segmentBytes.addAndGet(-segment.bytes());
             liveSegments.remove(segment.number());
             remove(segment.key());
         }
@@ -185,20 +237,30 @@ public class ReplicationLog {
         while (running) {
             try {
                 batch.add(inboxWrites.take());
-                inboxWrites.drainTo(batch, MAX_BATCH - 1);
-                InboxSegment segment = new InboxSegment(writer, ++segments, batch.size());
+                long bytes = batch.get(0).message().estimatedBytes();
+                LoggedMessage next;
+                while (batch.size() < MAX_BATCH && bytes < MAX_SEGMENT_BYTES && (next = inboxWrites.poll()) != null) {
+                    batch.add(next);
+                    bytes += next.message().estimatedBytes();
+                }
+                queuedBytes.addAndGet(-bytes);
+                byte[] encoded = SegmentCodec.encode(batch, encoder);
+                InboxSegment segment = new InboxSegment(writer, ++segments, batch.size(), encoded.length);
                 if (segment.number() > reserved) {
                     reserveFrom(segment.number());
                 }
                 // Listed before the write and kept if it fails: a write that timed out may still have
                 // been stored, and a number listed for nothing costs a reader one missing key.
                 liveSegments.add(segment.number());
-                store(segment.key(), SegmentCodec.encode(batch, encoder));
+                store(segment.key(), encoded);
+                segmentBytes.addAndGet(segment.bytes()); // given back when release() drops it
                 batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // Even out of memory the writer goes on: its messages fail (their senders hear 503),
+                // where a dead writer would hold up every stateful agent of the node for good.
                 LOG.log(Level.WARNING, "could not replicate " + batch.size() + " admitted messages", e);
                 batch.forEach(m -> m.written().completeExceptionally(e));
             }

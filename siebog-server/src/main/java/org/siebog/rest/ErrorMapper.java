@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.Response.Status;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
+import org.siebog.message.BacklogFullException;
 import org.siebog.message.MailboxFullException;
 import org.siebog.platform.SiebogException;
 
@@ -39,7 +40,7 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         SiebogException refusal = find(thrown, SiebogException.class);
         if (refusal != null) {
             Response.ResponseBuilder response = error(refusal.status(), refusal.getMessage());
-            if (refusal instanceof MailboxFullException) {
+            if (refusal instanceof MailboxFullException || refusal instanceof BacklogFullException) {
                 response.header("Retry-After", "1");
             }
             return response.build();

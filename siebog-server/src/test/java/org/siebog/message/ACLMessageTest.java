@@ -74,4 +74,12 @@ class ACLMessageTest {
         assertEquals(12 + 10 + 11 + 28 + 8, message.envelopeChars());
         assertEquals(10, ACLMessage.builder(Performative.INFORM).receiver(BOB).content("x".repeat(1000)).build().envelopeChars());
     }
+
+    @Test
+    void aMessageIsEstimatedAtTwoBytesACharacterPlusItsOverhead() {
+        ACLMessage small = ACLMessage.builder(Performative.INFORM).receiver(BOB).build();
+        ACLMessage big = ACLMessage.builder(Performative.INFORM).receiver(BOB).content("x".repeat(1000)).build();
+        assertEquals(2000, big.estimatedBytes() - small.estimatedBytes());
+        assertEquals(2 * small.envelopeChars() + 512, small.estimatedBytes(), "even an empty message holds a node's memory");
+    }
 }

@@ -36,6 +36,12 @@ class AgentJournalTest {
         final List<Integer> coveredPerSave = new ArrayList<>();
         long next = 1;
         boolean failSaves;
+        boolean crowded;
+
+        @Override
+        boolean crowded() {
+            return crowded;
+        }
 
         @Override
         long nextSegment() {
@@ -216,6 +222,22 @@ class AgentJournalTest {
     void aSaveDueOnceTheOneInFlightIsWrittenStillWaitsForTheSaveInterval() {
         AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
         List<Long> requestedInNanos = new ArrayList<>();
+        ScheduledThreadPoolExecutor timer = attachTimer(journal, requestedInNanos);
+        admit(journal, 1);
+        CompletableFuture<Void> output = new CompletableFuture<>();
+        journal.sent(output); // a save waits for the agent's outputs to be admitted
+        journal.handledUpTo(1, true);
+        admit(journal, 2);
+        journal.handledUpTo(2, false); // the save of 1 is still in flight
+        assertEquals(List.of(), requestedInNanos);
+        output.complete(null);
+        assertEquals(1, requestedInNanos.size(), "the next save is requested for later, not at once");
+        assertTrue(requestedInNanos.get(0) > AgentJournal.SAVE_INTERVAL_NANOS / 2, requestedInNanos::toString);
+        timer.shutdownNow();
+    }
+
+    /** Attaches a mailbox and a timer that runs nothing and notes the delays of the saves requested later. */
+    private static ScheduledThreadPoolExecutor attachTimer(AgentJournal journal, List<Long> requestedInNanos) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1) {
             @Override
             public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
@@ -234,16 +256,41 @@ class AgentJournalTest {
             public void send(ACLMessage message, java.time.Duration delay) {
             }
         }, new StubAgent(), Runnable::run, 10, 8), timer);
+        return timer;
+    }
+
+    /** A journal whose agent just saved: a save asked for without {@code now} is within the interval. */
+    private AgentJournal justSaved() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        attachTimer(journal, new ArrayList<>()).shutdownNow();
         admit(journal, 1);
-        CompletableFuture<Void> output = new CompletableFuture<>();
-        journal.sent(output); // a save waits for the agent's outputs to be admitted
         journal.handledUpTo(1, true);
-        admit(journal, 2);
-        journal.handledUpTo(2, false); // the save of 1 is still in flight
-        assertEquals(List.of(), requestedInNanos);
-        output.complete(null);
-        assertEquals(1, requestedInNanos.size(), "the next save is requested for later, not at once");
-        assertTrue(requestedInNanos.get(0) > AgentJournal.SAVE_INTERVAL_NANOS / 2, requestedInNanos::toString);
-        timer.shutdownNow();
+        log.saved.clear();
+        return journal;
+    }
+
+    @Test
+    void withinTheSaveIntervalAnAgentWaitsUnlessItHoldsALotOrTheLogIsCrowded() {
+        AgentJournal quiet = justSaved();
+        admit(quiet, 2);
+        quiet.handledUpTo(2, false);
+        assertEquals(List.of(), log.saved, "a small backlog waits for the interval");
+
+        log.crowded = true;
+        admit(quiet, 3);
+        quiet.handledUpTo(3, false);
+        assertEquals(1, log.saved.size(), "a crowded log makes agents save at once");
+        assertEquals(3, log.last().handledSeq());
+    }
+
+    @Test
+    void anAgentHoldingMoreThanSaveAfterBytesOfUnsavedMessagesSavesAtOnce() {
+        AgentJournal busy = justSaved();
+        String large = "x".repeat((int) (AgentJournal.SAVE_AFTER_BYTES / 2) + 1); // over the bound as 2 bytes a character
+        MessageId id = new MessageId("sender/x", 2);
+        assertTrue(busy.firstTime(id));
+        busy.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).content(large).build(), mailbox::add);
+        busy.handledUpTo(2, false);
+        assertEquals(1, log.saved.size(), "the large backlog is saved (and its segments dropped) without waiting");
     }
 }

@@ -58,7 +58,7 @@ class InboxSegmentTest {
 
     @Test
     void aSegmentIsReleasedWhenItsLastMessageIsCovered() {
-        InboxSegment segment = new InboxSegment("node1/boot", 1, 2);
+        InboxSegment segment = new InboxSegment("node1/boot", 1, 2, 100);
         assertEquals("node1/boot#1", segment.key());
         assertFalse(segment.release());
         assertTrue(segment.release());

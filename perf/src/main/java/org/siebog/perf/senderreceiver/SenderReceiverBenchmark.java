@@ -21,6 +21,11 @@ public final class SenderReceiverBenchmark {
 
     /** Generous on purpose: a timeout is for runs that hang, not slow ones (≥ 4,000 round trips/s). */
     private static final Duration PER_ROUND_TRIP = Duration.ofNanos(250_000);
+    /**
+     * And per character of payload: between nodes a 64 KB message is copied, sent and logged on two
+     * nodes both ways (about 3 ms a round trip on two loaded cores, where 7 characters take 0.2).
+     */
+    private static final long PER_PAYLOAD_CHAR_NANOS = 50;
 
     private final BenchmarkOptions options;
     private final SiebogRuns siebog;
@@ -52,7 +57,7 @@ public final class SenderReceiverBenchmark {
                 for (int pairs : options.pairs()) {
                     RunParameters parameters = new RunParameters(pairs, payload, options.primeLimit(),
                             options.warmup(), options.measured());
-                    Duration timeout = parameters.timeout(perRoundTrip);
+                    Duration timeout = parameters.timeout(perRoundTrip.plusNanos(PER_PAYLOAD_CHAR_NANOS * payload));
                     measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout, options.nodes()));
                     if (options.jade()) {
                         measure(Measurement.JADE, parameters, csv, () -> jade.run(parameters, timeout));

@@ -2,8 +2,10 @@ package org.siebog.examples.senderreceiver;
 
 import static org.siebog.examples.senderreceiver.SenderReceiverProtocol.*;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
 
 import jakarta.ejb.Stateful;
 
@@ -23,35 +25,49 @@ public class Sender extends AbstractAgent implements StatefulAgent {
 
     private AID receiver;
     private AID coordinator;
+    private String payload;
+    private int primeLimit;
     private ACLMessage request;
+    private long requestNumber;
+    private long requestSentNanos;
     private RoundTripMeter meter;
+    private long refusals;
+
+    private static final Logger LOG = Logger.getLogger(Sender.class.getName());
+    /** A refused request is asked again after this. */
+    private static final Duration RETRY_AFTER = Duration.ofMillis(20);
+    /** How often a Sender looks for a round trip that went missing. */
+    private static final Duration CHECK_EVERY = Duration.ofSeconds(1);
+    /** A request unanswered this long is asked again: its answer was refused, and only the Receiver was told. */
+    private static final long ANSWER_WITHIN_NANOS = Duration.ofSeconds(3).toNanos();
+    private static final String CHECK = "check";
 
     @Override
     protected void onStart(Map<String, String> args) {
         receiver = AID.parse(args.get("receiver"));
         coordinator = AID.parse(args.get("coordinator"));
-        int primeLimit = Integer.parseInt(args.getOrDefault("primeLimit", "0"));
-        // Messages are immutable: the same request instance goes out on every round trip.
-        ACLMessage.Builder request = ACLMessage.builder(Performative.REQUEST).sender(aid()).receiver(receiver)
-                .content(randomText(Integer.parseInt(args.getOrDefault("payloadChars", "7"))));
-        if (primeLimit > 0) {
-            request.userProperty(Receiver.PRIME_LIMIT, Integer.toString(primeLimit));
-        }
-        this.request = request.build();
+        primeLimit = Integer.parseInt(args.getOrDefault("primeLimit", "0"));
+        payload = randomText(Integer.parseInt(args.getOrDefault("payloadChars", "7")));
         meter = new RoundTripMeter(Integer.parseInt(args.getOrDefault("warmup", "100")),
                 Integer.parseInt(args.getOrDefault("measured", "100")));
     }
 
     @Override
     protected void onMessage(ACLMessage message) {
-        if (NAME.equals(message.protocol()) && coordinator.equals(message.sender())) {
+        if (NAME.equals(message.protocol()) && aid().equals(message.sender()) && CHECK.equals(message.content())) {
+            askAgainIfUnanswered();
+        } else if (NAME.equals(message.protocol()) && coordinator.equals(message.sender())) {
             switch (message.content()) {
-                case START -> request();
+                case START -> {
+                    request();
+                    sendLater(check(), CHECK_EVERY);
+                }
                 case MEASURE -> meter.measure();
                 case STOP -> meter.stop();
                 default -> throw new IllegalArgumentException("unknown control word " + message.content());
             }
-        } else if (message.performative() == Performative.INFORM && receiver.equals(message.sender())) {
+        } else if (message.performative() == Performative.INFORM && receiver.equals(message.sender())
+                && request.replyWith().equals(message.inReplyTo())) {
             switch (meter.replied(System.nanoTime())) {
                 case WARMED_UP -> tellCoordinator(WARMED_UP);
                 case MEASURED -> send(ACLMessage.builder(Performative.INFORM).receiver(coordinator).protocol(NAME)
@@ -64,12 +80,57 @@ public class Sender extends AbstractAgent implements StatefulAgent {
             if (!meter.stopped()) {
                 request();
             }
+        } else if (message.performative() == Performative.FAILURE && !meter.stopped()) {
+            // A node refused a message (503: it holds as much as it may, and sheds load rather than
+            // run out of memory). The current request is asked again shortly (the round trip takes
+            // longer); a refused check is simply scheduled again.
+            if (message.inReplyTo() == null) {
+                sendLater(check(), CHECK_EVERY);
+                return;
+            }
+            if (!request.replyWith().equals(message.inReplyTo())) {
+                return;
+            }
+            if (refusals++ == 0) {
+                LOG.info(() -> aid() + ": a request was refused (" + message.content() + "); asking again after "
+                        + RETRY_AFTER.toMillis() + " ms until admitted");
+            }
+            sendLater(request, RETRY_AFTER);
         }
     }
 
+    /** Every request shares the one payload string; each has its own replyWith, so that a late or repeated answer to an earlier one is told apart. */
     private void request() {
-        meter.sent(System.nanoTime());
+        ACLMessage.Builder next = ACLMessage.builder(Performative.REQUEST).receiver(receiver).content(payload)
+                .replyWith(Long.toString(++requestNumber));
+        if (primeLimit > 0) {
+            next.userProperty(Receiver.PRIME_LIMIT, Integer.toString(primeLimit));
+        }
+        request = next.build();
+        requestSentNanos = System.nanoTime();
+        meter.sent(requestSentNanos);
         send(request);
+    }
+
+    /**
+     * Backpressure: a node that holds as much as it may refuses messages (503). A refused request
+     * comes back to this Sender as a FAILURE and is asked again; a refused answer goes back to the
+     * Receiver, so a request unanswered for long is asked again too (a late answer to it is then
+     * ignored by its replyWith). Either way the round trip counts from the first request.
+     */
+    private void askAgainIfUnanswered() {
+        if (meter.stopped()) {
+            return;
+        }
+        if (System.nanoTime() - requestSentNanos > ANSWER_WITHIN_NANOS) {
+            requestSentNanos = System.nanoTime();
+            send(request);
+        }
+        sendLater(check(), CHECK_EVERY);
+    }
+
+    private ACLMessage check() {
+        return ACLMessage.builder(Performative.INFORM).receiver(aid()).protocol(NAME).content(CHECK).build();
     }
 
     private void tellCoordinator(String word) {
