@@ -14,6 +14,7 @@ import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.device.StartTimedOutException;
 import org.siebog.device.WebClientManagerBean;
 import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Journal;
@@ -156,7 +157,9 @@ public class LocalAgents {
         Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journal == null ? Journal.NONE : journal, prepared -> { });
         try {
             agent.start(mailbox.context(), entry.args());
-        } catch (StateRefusedException e) { // its saved state cannot be read: a 503, not the agent's fault
+        } catch (StateRefusedException | StartTimedOutException e) {
+            // Its saved state cannot be read (503) or its device did not answer in time (504): not the
+            // agent's fault, so its saved state stays as it was.
             host.discard(entry.aid());
             webClients.forget(entry.aid(), false);
             throw e;

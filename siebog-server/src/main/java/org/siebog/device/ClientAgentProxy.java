@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
@@ -28,7 +29,6 @@ import org.siebog.state.SavedState;
  */
 final class ClientAgentProxy implements Agent {
 
-    static final long START_TIMEOUT_MS = 10_000;
     /** Enough for a node that booted a moment ago to finish connecting to Cassandra. */
     static final long STATE_READ_TIMEOUT_MS = 30_000;
 
@@ -57,6 +57,10 @@ final class ClientAgentProxy implements Agent {
     private boolean stopped;
     /** Its saved state is being read, to start it: the sweep leaves it alone meanwhile. */
     private boolean readingState;
+    /** The caller of {@link #start} waits for the first start, and answers for its deadline. */
+    private boolean awaited;
+    /** The deadline of the last start sent, read from the properties when it was sent. */
+    private StartDeadline startDeadline = StartDeadline.current();
     /** From creation, not 0: a proxy whose first start has not launched yet is not overdue. */
     private long launchedAt = System.currentTimeMillis();
     private CompletableFuture<Void> starting = new CompletableFuture<>();
@@ -85,21 +89,39 @@ final class ClientAgentProxy implements Agent {
     /**
      * First start, on the device it was placed on: waits until the device has run {@code onStart}.
      * An agent of a name used before starts from what is saved under it (nothing, once the earlier
-     * agent was stopped: stopping clears it).
+     * agent was stopped: stopping clears it). The sweep leaves the proxy alone meanwhile: this
+     * caller answers for its deadline. A device that misses it is skipped by placement for a while
+     * and the caller gets a 504.
      */
     @Override
     public void start(AgentContext context, Map<String, String> ignored) {
         String onDevice = device();
-        SavedState saved = await(readSavedState(), STATE_READ_TIMEOUT_MS, "reading the saved state of " + aid);
-        await(launch(onDevice, saved), START_TIMEOUT_MS, "device " + onDevice + " starting " + aid);
+        synchronized (this) {
+            awaited = true;
+        }
+        try {
+            SavedState saved = await(readSavedState(), STATE_READ_TIMEOUT_MS, "reading the saved state of " + aid,
+                    () -> new RemoteNodeException("reading the saved state of " + aid + " took over " + STATE_READ_TIMEOUT_MS + " ms"));
+            CompletableFuture<Void> started = launch(onDevice, saved);
+            StartDeadline deadline = startDeadline;
+            await(started, deadline.timeoutMs(), "device " + onDevice + " starting " + aid, () -> {
+                push.missedStart(onDevice);
+                return new StartTimedOutException(aid, onDevice, deadline);
+            });
+        } finally {
+            synchronized (this) {
+                awaited = false;
+            }
+        }
     }
 
-    private <T> T await(CompletionStage<T> stage, long timeoutMs, String what) {
+    /** Waits for {@code stage}; past {@code timeoutMs} the device is told to stop the agent and {@code timedOut} is thrown. */
+    private <T> T await(CompletionStage<T> stage, long timeoutMs, String what, Supplier<? extends SiebogException> timedOut) {
         try {
             return stage.toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             stopOnDevice();
-            throw new RemoteNodeException(what + " took over " + timeoutMs + " ms");
+            throw timedOut.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopOnDevice();
@@ -123,6 +145,7 @@ final class ClientAgentProxy implements Agent {
         running = false;
         readingState = false;
         launchedAt = System.currentTimeMillis();
+        startDeadline = StartDeadline.current();
         starting = new CompletableFuture<>();
         push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args, saved));
         return starting;
@@ -136,6 +159,11 @@ final class ClientAgentProxy implements Agent {
 
     synchronized boolean readingState() {
         return readingState;
+    }
+
+    /** Its first start, whose caller waits for it and answers for its deadline: the sweep leaves it alone. */
+    synchronized boolean awaited() {
+        return awaited;
     }
 
     @Override
@@ -219,9 +247,9 @@ final class ClientAgentProxy implements Agent {
         return device;
     }
 
-    /** Started on a device that has not confirmed within the timeout: worth trying another. */
+    /** Started on a device that has not confirmed within the deadline: worth trying another. */
     synchronized boolean startOverdue(long now) {
-        return device != null && !running && now - launchedAt > START_TIMEOUT_MS;
+        return device != null && !running && now - launchedAt > startDeadline.timeoutMs();
     }
 
     /** Its device is gone: deliveries wait (unacknowledged ones included) until it runs somewhere again. */

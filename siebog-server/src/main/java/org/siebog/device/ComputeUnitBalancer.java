@@ -22,7 +22,12 @@ public final class ComputeUnitBalancer {
         return new ComputeUnitBalancer(seed == null ? new Random() : new Random(Long.parseLong(seed)));
     }
 
-    public synchronized Optional<Device> select(Collection<Device> devices) {
+    /** A device of {@code joined}, leaving out those that missed a start deadline lately ({@link Device#skipped}). */
+    public Optional<Device> select(Collection<Device> joined, long now) {
+        return select(joined.stream().filter(d -> !d.skipped(now)).toList());
+    }
+
+    synchronized Optional<Device> select(Collection<Device> devices) {
         double total = 0;
         for (Device d : devices) {
             total += d.computeUnits();

@@ -4,4 +4,11 @@ package org.siebog.device;
 interface DevicePush {
 
     void toDevice(String device, String frame);
+
+    /**
+     * {@code device} did not answer a {@code start} within its deadline: placement leaves it out for
+     * the backoff period ({@link StartDeadline}). Nothing by default (a proxy tested on its own).
+     */
+    default void missedStart(String device) {
+    }
 }

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.UnaryOperator;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,8 +40,12 @@ public class InfinispanDeviceRegistry implements DeviceRegistry {
     }
 
     @Override
-    public void update(Device device) {
-        cache.withFlags(Flag.IGNORE_RETURN_VALUES).put(device.id(), device.toJson());
+    public void update(String id, UnaryOperator<Device> change) {
+        for (String json = cache.get(id); json != null; json = cache.get(id)) {
+            if (cache.replace(id, json, change.apply(parse(id, json)).toJson())) {
+                return;
+            }
+        }
     }
 
     @Override

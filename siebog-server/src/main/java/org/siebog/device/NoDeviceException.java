@@ -10,6 +10,17 @@ public class NoDeviceException extends SiebogException {
                 + "; open the host page (/siebog/) in a browser to add one");
     }
 
+    private NoDeviceException(String message, boolean unused) {
+        super(message);
+    }
+
+    /** Devices are joined, but every one missed a start deadline lately and is left out for now. */
+    static NoDeviceException allSkipped(String agentClass, int joined) {
+        return new NoDeviceException("none of the " + joined + " joined devices may take client agent class " + agentClass
+                + " now: each missed a start deadline and is left out for a while (siebog.device.start-backoff-ms); try again later",
+                true);
+    }
+
     @Override
     public int status() {
         return 503;

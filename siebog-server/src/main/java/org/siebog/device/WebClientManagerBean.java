@@ -4,9 +4,11 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -134,7 +136,17 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
     }
 
     void reportComputeUnits(DeviceConnection connection, double computeUnits) {
-        registry.find(connection.deviceId()).ifPresent(d -> registry.update(d.withComputeUnits(computeUnits)));
+        registry.update(connection.deviceId(), d -> d.withComputeUnits(computeUnits));
+    }
+
+    /** Leaves the device out of placement for the backoff period, cluster-wide (its record says until when). */
+    @Override
+    public void missedStart(String device) {
+        StartDeadline deadline = StartDeadline.current();
+        long until = System.currentTimeMillis() + deadline.backoffMs();
+        registry.update(device, d -> d.skippedUntil(Math.max(until, d.skippedUntil())));
+        LOG.info(() -> "device " + device + " did not answer a start within " + deadline.timeoutMs() + " ms: placement leaves it out for "
+                + deadline.backoffMs() + " ms");
     }
 
     /** The socket closed (leave, a closed tab, a timeout): the device is gone and its agents go elsewhere. */
@@ -193,7 +205,9 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
             return registry.find(requested).orElseThrow(() -> new InvalidAgentRequestException(
                     "there is no device '" + requested + "'; GET /api/devices lists the joined devices"));
         }
-        return balancer.select(sortedById(registry.all())).orElseThrow(() -> new NoDeviceException(agentClass));
+        Collection<Device> joined = registry.all();
+        return balancer.select(sortedById(joined), System.currentTimeMillis()).orElseThrow(() -> joined.isEmpty()
+                ? new NoDeviceException(agentClass) : NoDeviceException.allSkipped(agentClass, joined.size()));
     }
 
     /** Sorted, so a seeded balancer makes the same choices whatever order the cache iterates in. */
@@ -341,12 +355,17 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
             }
         }
         List<ClientAgentProxy> homeless = new ArrayList<>();
+        Set<String> missedStart = new HashSet<>();
         for (ClientAgentProxy proxy : proxies.values()) {
-            if (proxy.stopped() || proxy.readingState()) {
-                continue; // on its way out (forget() follows), or being started elsewhere
+            if (proxy.stopped() || proxy.readingState() || proxy.awaited()) {
+                continue; // on its way out (forget() follows), being started elsewhere, or its first start's caller waits
             }
             String device = proxy.device();
-            if (device == null || registry.find(device).isEmpty() || proxy.startOverdue(now)) {
+            boolean overdue = proxy.startOverdue(now);
+            if (overdue && missedStart.add(device)) {
+                missedStart(device); // before the devices are read below: this agent, and the next, go elsewhere
+            }
+            if (device == null || overdue || registry.find(device).isEmpty()) {
                 homeless.add(proxy);
             }
         }
@@ -393,7 +412,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
             proxies.remove(proxy.aid());
             return;
         }
-        Device target = balancer.select(joined).orElse(null);
+        Device target = balancer.select(joined, System.currentTimeMillis()).orElse(null);
         if (target == null) {
             waitForDevice(proxy);
             return;

@@ -34,6 +34,21 @@ class ClientAgentProxyTest {
             aid -> CompletableFuture.completedFuture(SavedState.NONE));
 
     @Test
+    void aStartIsOverdueOnceTheDeadlineReadWhenItWasSentHasPassed() {
+        System.setProperty("siebog.device.start-timeout-ms", "2000");
+        try {
+            proxy.launch("d-00000001", SavedState.NONE);
+        } finally {
+            System.clearProperty("siebog.device.start-timeout-ms");
+        }
+        long sent = System.currentTimeMillis();
+        assertFalse(proxy.startOverdue(sent + 1_000));
+        assertTrue(proxy.startOverdue(sent + 2_500), "2 s, not the default 10 s");
+        proxy.started("d-00000001");
+        assertFalse(proxy.startOverdue(sent + 60_000), "an agent that started is never overdue");
+    }
+
+    @Test
     void runsPlacementActionsWhileNotStopped() {
         AtomicInteger runs = new AtomicInteger();
         assertTrue(proxy.unlessStopped(runs::incrementAndGet));

@@ -54,6 +54,17 @@ class ComputeUnitBalancerTest {
     }
 
     @Test
+    void aDeviceThatMissedAStartDeadlineIsLeftOutUntilItsBackoffEnds() {
+        List<Device> devices = List.of(new Device("d-1", "node1", 1_000_000, "").skippedUntil(5_000), new Device("d-2", "node1", 1, ""));
+        ComputeUnitBalancer balancer = new ComputeUnitBalancer(new Random(3));
+        for (int i = 0; i < 1_000; i++) {
+            assertEquals("d-2", balancer.select(devices, 4_999).orElseThrow().id());
+        }
+        assertEquals("d-1", balancer.select(devices, 5_000).orElseThrow().id(), "a million units to one, once the backoff is over");
+        assertTrue(balancer.select(List.of(devices.get(0)), 4_999).isEmpty(), "no choice while every device is left out");
+    }
+
+    @Test
     void noDevicesMeansNoChoice() {
         assertTrue(new ComputeUnitBalancer(new Random(1)).select(List.of()).isEmpty());
     }

@@ -41,6 +41,8 @@ public final class TestDevice implements AutoCloseable {
     /** While set, the device takes no more frames from the socket (a device that does not read). */
     private volatile boolean paused;
     private volatile boolean owed;
+    /** While set, every {@code start} is answered {@code started} as it arrives (a device that runs what it gets). */
+    private volatile boolean answeringStarts;
 
     private TestDevice(URI uri) {
         socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() {
@@ -53,6 +55,11 @@ public final class TestDevice implements AutoCloseable {
                     JsonObject frame = Json.createReader(new StringReader(partial.toString())).readObject();
                     if ("heartbeat".equals(frame.getString("op", null))) {
                         heartbeatsHeard.incrementAndGet();
+                    }
+                    if (answeringStarts && "start".equals(frame.getString("op", null))) {
+                        // Not on the listener's thread: a send waits for the socket.
+                        heartbeats.execute(() -> send(Json.createObjectBuilder().add("op", "started")
+                                .add("aid", frame.getString("aid")).build()));
                     }
                     frames.add(frame);
                     partial.setLength(0);
@@ -167,6 +174,12 @@ public final class TestDevice implements AutoCloseable {
         Optional<JsonObject> start = nextWithin("start", within);
         start.ifPresent(frame -> send(Json.createObjectBuilder().add("op", "started").add("aid", frame.getString("aid")).build()));
         return start;
+    }
+
+    /** From now on answers every {@code start} at once, as an honest device does (the frames are still kept for {@link #next}). */
+    public TestDevice answeringStarts() {
+        answeringStarts = true;
+        return this;
     }
 
     /**
