@@ -14,7 +14,8 @@ public interface WebClientManager {
 
     /**
      * The device for a new client agent: {@code requested} if given (it must be joined), else one
-     * picked with probability proportional to its compute units.
+     * picked with probability proportional to its compute units among those that may take one
+     * (see {@link ComputeUnitBalancer}: not after a missed start deadline, not beyond its share).
      *
      * @throws org.siebog.agentmanager.InvalidAgentRequestException no such device
      * @throws NoDeviceException                                   no device is joined

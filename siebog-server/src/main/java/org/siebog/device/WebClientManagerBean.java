@@ -99,7 +99,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
     /** Sockets that have not joined yet (the sweep closes them after {@link #JOIN_WITHIN_MS}); a join moves one to {@link #connections}. */
     private final Map<DeviceConnection, Boolean> opened = new ConcurrentHashMap<>();
     private final Map<AID, ClientAgentProxy> proxies = new ConcurrentHashMap<>();
-    private final ComputeUnitBalancer balancer = ComputeUnitBalancer.fromSystemProperty();
+    private final ComputeUnitBalancer balancer = ComputeUnitBalancer.fromSystemProperty(this::agentsPerDevice);
     private final RestartPacer pacer = new RestartPacer(REJOIN_WINDOW_MS);
     private final SecureRandom ids = new SecureRandom();
     private final AtomicBoolean begun = new AtomicBoolean();
@@ -303,11 +303,16 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
                 .orElse(false);
     }
 
-    @Override
-    public List<DeviceView> devices() {
-        Map<String, Long> agents = directory.all().stream()
+    /** The client agents on each device, as the directory says: device id → agents. */
+    private Map<String, Long> agentsPerDevice() {
+        return directory.all().stream()
                 .filter(e -> e.kind() == AgentKind.CLIENT && e.device() != null)
                 .collect(Collectors.groupingBy(DirectoryEntry::device, Collectors.counting()));
+    }
+
+    @Override
+    public List<DeviceView> devices() {
+        Map<String, Long> agents = agentsPerDevice();
         return registry.all().stream()
                 .sorted(Comparator.comparing(Device::id))
                 .map(d -> new DeviceView(d.id(), d.computeUnits(), agents.getOrDefault(d.id(), 0L), d.node(), d.label()))

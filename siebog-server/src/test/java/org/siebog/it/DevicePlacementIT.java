@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -118,6 +122,58 @@ class DevicePlacementIT {
                 SiebogApi.sleep(3_000); // longer than the deadline: it is not offered to the mute device again
                 assertEquals("", mute.pendingOps());
                 assertEquals(honest.id(), locationOf(agent));
+            }
+        }
+    }
+
+    // --- the share --------------------------------------------------------------------------------------
+
+    @Test
+    void amongFourOrMoreDevicesNoneGetsMoreThanAQuarterOfNewAgentsWhateverItsUnits() {
+        List<TestDevice> devices = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                devices.add(TestDevice.join(siebog, 10).answeringStarts());
+            }
+            TestDevice greedy = TestDevice.join(siebog, HUGE).answeringStarts();
+            devices.add(greedy);
+            int n = 20;
+            List<String> aids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Reply started = startAnywhere(name("shared"));
+                assertEquals(201, started.status(), started::toString);
+                aids.add(started.object().getString("aid"));
+            }
+            Map<String, JsonObject> listed = siebog.agents();
+            Map<String, Long> perDevice = aids.stream().collect(Collectors.groupingBy(a -> listed.get(a).getString("location"),
+                    Collectors.counting()));
+            long greedyGot = perDevice.getOrDefault(greedy.id(), 0L);
+            assertTrue(greedyGot <= n / 4, "the device with " + (long) HUGE + " units got " + greedyGot + " of " + n + ": " + perDevice);
+            assertTrue(greedyGot >= 1, "it still takes its share: " + perDevice);
+            perDevice.values().forEach(c -> assertTrue(c <= n / 4, "no device over a quarter: " + perDevice));
+        } finally {
+            devices.forEach(TestDevice::close);
+        }
+    }
+
+    @Test
+    void withTheShareRaisedTheFastestDeviceMayTakeMore() {
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.max-share", "1");
+            List<TestDevice> devices = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    devices.add(TestDevice.join(siebog, 1).answeringStarts());
+                }
+                TestDevice fast = TestDevice.join(siebog, HUGE).answeringStarts();
+                devices.add(fast);
+                for (int i = 0; i < 8; i++) {
+                    Reply started = startAnywhere(name("unshared"));
+                    assertEquals(201, started.status(), started::toString);
+                    assertEquals(fast.id(), started.object().getString("location"), "placed by units alone");
+                }
+            } finally {
+                devices.forEach(TestDevice::close);
             }
         }
     }
