@@ -111,7 +111,11 @@ export interface JoinOptions {
   url?: string;
   /** Shown in GET /api/devices (at most 100 characters). */
   label?: string;
-  /** Skip the benchmark and report these compute units. */
+  /**
+   * Claim these compute units in `join`. Only a node that trusts claims
+   * (siebog.device.trust-claimed-compute-units, test deployments) takes them; any other measures the
+   * device with its challenge and ignores the claim.
+   */
   computeUnits?: number;
   /** The node's join token, when it admits only devices that show one (siebog.device.join-token). */
   token?: string;
@@ -121,9 +125,20 @@ export interface JoinOptions {
   WebSocket?: { new (url: string): WebSocket };
   /** For non-browser devices: hosts one agent and returns a handle to it. */
   createAgentHost?: (aid: AID, onMessage: (data: object) => void) => { post(command: object): void; terminate(): void };
+  /** For non-browser devices: answers the node's compute-unit challenge (default: in a Worker). */
+  solveChallenge?: (challenge: ComputeUnitChallenge) => Promise<number[]>;
 }
 
-export type DeviceState = 'measuring' | 'connecting' | 'joined' | 'reconnecting' | 'left';
+/** The node's `challenge` frame (docs/device-protocol.md, "Compute units"). */
+export interface ComputeUnitChallenge {
+  /** 16 bytes as 32 hex digits, fresh for every join. */
+  seed: string;
+  puzzles: number;
+  zeroBits: number;
+}
+
+/** 'measuring': answering the node's compute-unit challenge, between connecting and joined. */
+export type DeviceState = 'connecting' | 'measuring' | 'joined' | 'reconnecting' | 'left';
 
 export interface HostedAgent {
   aid: AID;
@@ -146,12 +161,13 @@ export interface DeviceEventMap {
 }
 
 export class Device extends EventTarget {
-  /** Measures compute units (unless given), connects and resolves once welcomed. */
+  /** Connects, answers the node's compute-unit challenge and resolves once welcomed. */
   static join(options?: JoinOptions): Promise<Device>;
   constructor(options?: JoinOptions);
   /** This device's id (e.g. d-3f9a1c2e) while joined; a new one after each reconnect. */
   readonly id: string | null;
   readonly platform: string | null;
+  /** The compute units the node gave this device at its last join (what it measured, or a trusted claim). */
   readonly computeUnits: number | null;
   readonly state: DeviceState;
   readonly agents: HostedAgent[];
@@ -171,14 +187,13 @@ export class Device extends EventTarget {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
 }
 
-/** The compute-unit benchmark: one CU is 1,000 rounds per second of a fixed seeded workload. */
-export class ComputeUnitBenchmark {
-  /** Runs the benchmark in a Worker (about 350 ms of work). */
-  static run(options?: { timeoutMs?: number }): Promise<{ computeUnits: number; rounds: number; elapsedMs: number }>;
+/** Answers the node's compute-unit challenge in a Worker (about 0.2 to 1 s of work in a browser). */
+export class ComputeUnitSolver {
+  static solve(challenge: ComputeUnitChallenge, options?: { timeoutMs?: number }): Promise<number[]>;
 }
 
-/** CUs from a measurement: rounds per second / 1000, within (0, 1,000,000]. */
-export function computeUnitsOf(rounds: number, elapsedMs: number): number;
+/** The answer to a challenge on this thread: per puzzle, the first nonce from 0 whose hash has the zero bits asked for. */
+export function solveChallenge(challenge: ComputeUnitChallenge): number[];
 
 /** Reconnect delay for attempt n (0-based): 1 s doubling to 30 s, with jitter. */
 export function backoffDelay(attempt: number, random?: number): number;

@@ -151,6 +151,27 @@ describe('the host page', () => {
     }
   });
 
+  test('a page without ?cu= is measured: it answers the node\'s challenge in a Worker and shows the units the node gave it', async () => {
+    const measured = await openDevice(browser, { cu: null, label: 'e2e measured' });
+    try {
+      const sent = measured.frames.filter((f) => f.dir === 'sent').map((f) => f.frame);
+      const received = measured.frames.filter((f) => f.dir === 'received').map((f) => f.frame);
+      assert.equal(sent[0].op, 'join');
+      assert.equal(sent[0].computeUnits, undefined, 'no claim without ?cu=');
+      const challenge = received.find((f) => f.op === 'challenge');
+      assert.match(challenge?.seed ?? '', /^[0-9a-f]{32}$/);
+      const solution = sent.find((f) => f.op === 'solution');
+      assert.equal(solution?.nonces?.length, challenge.puzzles);
+      const welcome = received.find((f) => f.op === 'welcome');
+      assert.ok(welcome.computeUnits > 0, `measured ${welcome.computeUnits} units`);
+      const listed = (await devices())[measured.id];
+      assert.equal(listed.computeUnits, welcome.computeUnits);
+      assert.equal(Number((await measured.page.getByTestId('compute-units').textContent()).replace(/,/g, '')), welcome.computeUnits);
+    } finally {
+      await measured.close();
+    }
+  });
+
   test('Leave leaves (its agents move on), Join joins again as a new device', async () => {
     const page = a.page;
     const oldId = a.id;

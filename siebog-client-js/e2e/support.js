@@ -53,9 +53,10 @@ export async function launchBrowser() {
  * Opens the host page in a fresh browser context (its own device) and waits until it has joined.
  * Every WebSocket frame the page sends or receives is kept in `frames` (parsed), so a test can
  * tell what the server saw.
- * @returns {Promise<{context, page, id: string, cu: number, frames: {dir: 'sent'|'received', frame: any}[], close(): Promise<void>}>}
+ * @returns {Promise<{context, page, id: string, cu: number|null, frames: {dir: 'sent'|'received', frame: any}[], close(): Promise<void>}>}
  */
 export async function openDevice(browser, { cu = 100, label } = {}) {
+  // cu: null opens the page without ?cu=, so the node measures the device (its challenge, answered in a Worker).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const frames = [];
@@ -72,7 +73,7 @@ export async function openDevice(browser, { cu = 100, label } = {}) {
     ws.on('framesent', keep('sent'));
     ws.on('framereceived', keep('received'));
   });
-  const query = new URLSearchParams({ cu: String(cu), ...(label ? { label } : {}) });
+  const query = new URLSearchParams({ ...(cu === null ? {} : { cu: String(cu) }), ...(label ? { label } : {}) });
   await page.goto(`${BASE}/?${query}`);
   const id = await waitForDeviceId(page);
   return {

@@ -2,7 +2,7 @@
 // in Web Workers. The protocol is docs/device-protocol.md; the frame logic is in session.js, this
 // file adds the socket, the Workers, heartbeats, reconnecting and events for the page.
 import { DeviceSession, RateMeter, SiebogError, deviceSocketUrl } from './session.js';
-import { ComputeUnitBenchmark, MAX_COMPUTE_UNITS } from './compute-units.js';
+import { ComputeUnitSolver, MAX_COMPUTE_UNITS } from './compute-units.js';
 
 const MAX_BACKOFF_MS = 30_000;
 const LEAVE_TIMEOUT_MS = 5000;
@@ -22,8 +22,8 @@ export function backoffDelay(attempt, random = Math.random()) {
 
 /**
  * Events (all CustomEvents, data in `detail`):
- * - `state`      {state}: 'measuring' | 'connecting' | 'joined' | 'reconnecting' | 'left'
- * - `joined`     {device, platform, computeUnits, heartbeatMs}: after each (re)join
+ * - `state`      {state}: 'connecting' | 'measuring' (answering the node's challenge) | 'joined' | 'reconnecting' | 'left'
+ * - `joined`     {device, platform, computeUnits, heartbeatMs}: after each (re)join; the units the node gave it
  * - `agents`     {agents: [{aid, agentClass, state, handled}]}: an agent started or ended
  * - `stats`      {messagesPerSecond, handled, sent, agents}: every second while joined
  * - `agenterror` {aid, phase, error}: an agent threw
@@ -33,7 +33,7 @@ export function backoffDelay(attempt, random = Math.random()) {
  */
 export class Device extends EventTarget {
   /**
-   * Joins a Siebog cluster: measures compute units (unless given), connects, and resolves once
+   * Joins a Siebog cluster: connects, answers the node's compute-unit challenge, and resolves once
    * the server has welcomed this device. Rejects if that first attempt fails.
    * @param {import('../index').JoinOptions} [options]
    * @returns {Promise<Device>}
@@ -45,19 +45,24 @@ export class Device extends EventTarget {
   }
 
   /** @param {import('../index').JoinOptions} [options] */
-  constructor({ url, label, computeUnits, token, reconnect = true, WebSocket: Socket, createAgentHost } = {}) {
+  constructor({ url, label, computeUnits, token, reconnect = true, WebSocket: Socket, createAgentHost, solveChallenge } = {}) {
     super();
     if (computeUnits != null && !(computeUnits > 0 && computeUnits <= MAX_COMPUTE_UNITS)) {
       throw new RangeError(`computeUnits must be above 0 and at most ${MAX_COMPUTE_UNITS}, got ${computeUnits}`);
     }
     this.url = deviceSocketUrl(url, import.meta.url);
     this.label = label ?? null;
-    this.computeUnits = computeUnits ?? null;
+    /** A claimed figure (the host page's ?cu=): only a node that trusts claims takes it; others measure. */
+    this.claimedComputeUnits = computeUnits ?? null;
+    /** @type {number|null} the units the node gave this device at its last join */
+    this.computeUnits = null;
     /** Shown in `join` when the node is private (`siebog.device.join-token`); never sent anywhere else. */
     this.token = token ?? null;
     this.reconnect = reconnect;
     this.Socket = Socket ?? globalThis.WebSocket;
     this.createAgentHost = createAgentHost ?? createWorkerHost;
+    /** Answers the node's compute-unit challenge: in a Worker unless given (tests). */
+    this.solveChallenge = solveChallenge ?? ((challenge) => ComputeUnitSolver.solve(challenge));
     /** @type {string|null} this device's id, e.g. d-3f9a1c2e; a new one after each reconnect */
     this.id = null;
     this.platform = null;
@@ -140,13 +145,9 @@ export class Device extends EventTarget {
     });
   }
 
-  /** Measures CUs when needed, then opens the socket and joins. Used again when reconnecting. */
+  /** Opens the socket and joins (answering the node's challenge). Used again when reconnecting. */
   async connect() {
     this.leaving = false;
-    if (this.computeUnits == null) {
-      this.setState('measuring');
-      this.computeUnits = (await ComputeUnitBenchmark.run()).computeUnits;
-    }
     if (!this.Socket) throw new Error('no WebSocket here; pass {WebSocket} to Device.join');
     this.setState(this.attempt > 0 ? 'reconnecting' : 'connecting');
     const socket = new this.Socket(this.url);
@@ -159,10 +160,14 @@ export class Device extends EventTarget {
       createAgentHost: this.createAgentHost,
       resolveModule: (path) => new URL(path, httpBase).href,
       emit: (type, detail) => this.emit(type, detail),
+      solveChallenge: (challenge) => {
+        this.setState('measuring');
+        return this.solveChallenge(challenge);
+      },
     });
     this.socket = socket;
     this.session = session;
-    socket.onopen = () => session.join(this.computeUnits, this.label, this.token);
+    socket.onopen = () => session.join(this.claimedComputeUnits, this.label, this.token);
     socket.onmessage = (event) => this.onFrame(session, event.data);
     socket.onclose = (event) => this.onClose(socket, event.code, event.reason);
 
@@ -175,6 +180,7 @@ export class Device extends EventTarget {
     }
     this.id = welcome.device;
     this.platform = welcome.platform ?? null;
+    this.computeUnits = welcome.computeUnits ?? this.claimedComputeUnits;
     this.attempt = 0;
     this.startHeartbeats(socket, session, welcome.heartbeatMs);
     this.startStats();

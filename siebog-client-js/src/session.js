@@ -2,6 +2,7 @@
 // transport, Workers and timers handed in, so Node's test runner can drive it with fakes. The
 // browser glue (WebSocket, Worker, heartbeats, reconnecting) is in device.js.
 import { validateMessage } from './acl.js';
+import { solveChallenge } from './compute-units.js';
 
 /** The protocol's default bound on a frame, until `welcome` says otherwise. */
 export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024;
@@ -111,6 +112,7 @@ export class RateMeter {
  *   createAgentHost(aid: string, onMessage: (data: object) => void): AgentHost,
  *   resolveModule(path: string): string,
  *   emit(type: string, detail: object): void,
+ *   solveChallenge?: (challenge: {seed: string, puzzles: number, zeroBits: number}) => Promise<number[]>,
  *   setTimeout?: (fn: () => void, ms: number) => any,
  *   clearTimeout?: (handle: any) => void,
  * }} SessionEnv
@@ -131,6 +133,8 @@ export class DeviceSession {
     this.env = env;
     this.setTimeout = env.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimeout = env.clearTimeout ?? ((h) => clearTimeout(h));
+    /** Answers the node's compute-unit challenge (a Worker in a browser); on this thread when not given. */
+    this.solveChallenge = env.solveChallenge ?? ((challenge) => Promise.resolve().then(() => solveChallenge(challenge)));
     /** @type {string|null} */
     this.deviceId = null;
     this.platform = null;
@@ -161,10 +165,27 @@ export class DeviceSession {
 
   // ---- device → server ----------------------------------------------------------------------
 
-  /** Sends `join` (with the node's join token when it needs one); resolves with the `welcome` frame. */
+  /**
+   * Sends `join` (with the node's join token when it needs one, and a claimed figure only when
+   * given: a node measures the device unless it trusts claims); resolves with the `welcome` frame,
+   * after answering the node's `challenge` if it sends one.
+   */
   join(computeUnits, label, token) {
-    this.write({ op: 'join', computeUnits, ...(label ? { label: String(label).slice(0, 100) } : {}), ...(token ? { token: String(token) } : {}) });
+    this.write({
+      op: 'join',
+      ...(computeUnits != null ? { computeUnits } : {}),
+      ...(label ? { label: String(label).slice(0, 100) } : {}),
+      ...(token ? { token: String(token) } : {}),
+    });
     return this.welcome;
+  }
+
+  /** The node measures this device: answers its challenge (the node times the answer). */
+  answerChallenge(challenge) {
+    this.solveChallenge(challenge).then(
+      (nonces) => { if (!this.closed) this.write({ op: 'solution', nonces }); },
+      (e) => this.rejectWelcome(new SiebogError(500, `the compute-unit challenge was not answered: ${e.message}`)),
+    );
   }
 
   heartbeat() {
@@ -239,6 +260,9 @@ export class DeviceSession {
         if (frame.maxStateBytes > 0) this.maxStateBytes = frame.maxStateBytes;
         if (frame.maxPendingState > 0) this.maxPendingState = frame.maxPendingState;
         this.resolveWelcome(frame);
+        break;
+      case 'challenge':
+        if (this.deviceId === null) this.answerChallenge(frame);
         break;
       case 'heartbeat':
         break;

@@ -1,7 +1,7 @@
 // The library's entry point: `import { Device } from '/siebog/js/siebog.js'`.
 export { Device, backoffDelay } from './device.js';
 export { Agent } from './agent.js';
-export { ComputeUnitBenchmark, computeUnitsOf } from './compute-units.js';
+export { ComputeUnitSolver, solveChallenge } from './compute-units.js';
 export { SiebogError } from './session.js';
 export {
   PERFORMATIVES, AclError, validateMessage, parseMessage, toCanonicalJson, parseAid,

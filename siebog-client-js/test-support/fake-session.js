@@ -2,8 +2,11 @@
 // it posts to each agent's "Worker", the events it emits, and its timers (run on demand).
 import { DeviceSession } from '../src/session.js';
 
-/** A session wired to fakes: frames written, commands posted to each agent's "Worker", events, timers. */
-export function fixture() {
+/**
+ * A session wired to fakes: frames written, commands posted to each agent's "Worker", events, timers.
+ * @param {{solveChallenge?: Function}} [options] answers the node's compute-unit challenge (default: the library's own, on this thread)
+ */
+export function fixture({ solveChallenge } = {}) {
   const frames = [];
   const events = [];
   const hosts = new Map();
@@ -19,6 +22,7 @@ export function fixture() {
     emit: (type, detail) => events.push({ type, detail }),
     setTimeout: (fn, ms) => { const t = { fn, ms, cleared: false }; timers.push(t); return t; },
     clearTimeout: (t) => { t.cleared = true; },
+    solveChallenge,
   });
   const runTimers = () => { for (const t of timers.splice(0)) if (!t.cleared) t.fn(); };
   const take = () => frames.splice(0);

@@ -53,6 +53,28 @@ test('a device joins, leaves on request, and does not reconnect after leaving', 
   assert.deepEqual(events.find(([t]) => t === 'closed')[1], { code: 1000, reason: 'left', reconnecting: false });
 });
 
+test("a device measured by the node answers its challenge and takes the units the node gives it", async () => {
+  const device = new Device({
+    url: 'ws://h:1/siebog/ws/device', computeUnits: 5, WebSocket: FakeSocket, createAgentHost: noWorkers,
+    solveChallenge: async ({ puzzles }) => Array.from({ length: puzzles }, (_, i) => i),
+  });
+  const events = recordEvents(device);
+  const joining = device.connect();
+  await new Promise((r) => setImmediate(r));
+  const socket = FakeSocket.last;
+  assert.deepEqual(socket.sent, [{ op: 'join', computeUnits: 5 }], 'the claim goes along; a node that does not trust it ignores it');
+  socket.serverSends({ op: 'challenge', seed: '00'.repeat(16), puzzles: 3, zeroBits: 12 });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(device.state, 'measuring');
+  assert.deepEqual(socket.sent.at(-1), { op: 'solution', nonces: [0, 1, 2] });
+  socket.serverSends({ op: 'welcome', device: 'd-7', platform: 'siebog', computeUnits: 321.5, heartbeatMs: 60_000 });
+  await joining;
+  assert.equal(device.computeUnits, 321.5);
+  assert.equal(events.find(([t]) => t === 'joined')[1].computeUnits, 321.5);
+  device.reconnect = false;
+  socket.serverCloses(1000, 'bye');
+});
+
 test('an unexpected close reconnects as a new device', async () => {
   const { device, socket, events } = await joinedDevice();
   socket.serverCloses(1001, 'node shutting down');

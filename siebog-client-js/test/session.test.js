@@ -30,6 +30,52 @@ test('join sends computeUnits and label, welcome resolves it', async () => {
   assert.equal(f.session.maxFrameBytes, 2048);
 });
 
+test('join sends no compute units unless some are claimed', () => {
+  const f = fixture();
+  f.session.join(null, 'tab');
+  assert.deepEqual(f.take(), [{ op: 'join', label: 'tab' }]);
+});
+
+test("the node's challenge is answered with a solution before the welcome", async () => {
+  const asked = [];
+  const f = fixture({ solveChallenge: async (challenge) => { asked.push(challenge); return [7, 8]; } });
+  const welcome = f.session.join(null);
+  f.take();
+  const challenge = { op: 'challenge', seed: '00'.repeat(16), puzzles: 2, zeroBits: 1 };
+  f.session.receive(challenge);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(asked, [challenge]);
+  assert.deepEqual(f.take(), [{ op: 'solution', nonces: [7, 8] }]);
+  f.session.receive({ op: 'welcome', device: 'd-2', platform: 'siebog', computeUnits: 512.5, heartbeatMs: 5000 });
+  assert.equal((await welcome).computeUnits, 512.5);
+});
+
+test('without a solver of its own the session answers on its thread, and right', async () => {
+  const f = fixture();
+  f.session.join(null);
+  f.take();
+  const seed = '5eb0600dc0ffee0123456789abcdef00';
+  f.session.receive({ op: 'challenge', seed, puzzles: 2, zeroBits: 4 });
+  await new Promise((r) => setImmediate(r));
+  const [solution] = f.take();
+  assert.equal(solution.op, 'solution');
+  assert.equal(solution.nonces.length, 2);
+});
+
+test('a challenge that cannot be answered rejects the welcome; a refused answer too', async () => {
+  const f = fixture({ solveChallenge: async () => { throw new Error('no Worker'); } });
+  const welcome = f.session.join(null);
+  f.session.receive({ op: 'challenge', seed: '00'.repeat(16), puzzles: 2, zeroBits: 1 });
+  await assert.rejects(welcome, /no Worker/);
+
+  const g = fixture({ solveChallenge: async () => [0, 0] });
+  const refused = g.session.join(null);
+  g.session.receive({ op: 'challenge', seed: '00'.repeat(16), puzzles: 2, zeroBits: 1 });
+  await new Promise((r) => setImmediate(r));
+  g.session.receive({ op: 'error', status: 403, error: 'join refused: the answer to the compute-unit challenge is wrong: nonce 0' });
+  await assert.rejects(refused, { status: 403 });
+});
+
 test('a refused join rejects the welcome', async () => {
   const f = fixture();
   const welcome = f.session.join(0);

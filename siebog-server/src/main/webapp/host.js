@@ -33,8 +33,9 @@ const STATE_TEXT = {
 
 // ---- the device --------------------------------------------------------------------------------
 
-// `?cu=N` (0 < N ≤ 1,000,000) reports N compute units instead of measuring them: for tests and
-// demos that need a known placement. `?label=...` names the device in GET /api/devices. `?token=...`
+// `?cu=N` (0 < N ≤ 1,000,000) claims N compute units: a node that trusts claims
+// (siebog.device.trust-claimed-compute-units, for tests and demos that need a known placement)
+// takes them; any other measures the device and ignores the claim. `?label=...` names the device in GET /api/devices. `?token=...`
 // is the join token of a private node (siebog.device.join-token), e.g. in a bookmark on a lab's PCs.
 const params = new URLSearchParams(location.search);
 const device = new Device({

@@ -76,8 +76,25 @@ final class DeviceConnection {
         return deviceId;
     }
 
+    /** A {@code join} answered with a challenge: what the join said, until the device's {@code solution}. */
+    record Joining(ComputeUnitChallenge challenge, String label) {
+    }
+
+    /** Between a {@code join} and its {@code solution}: at most one per socket, and gone once it joins or closes. */
+    private volatile Joining joining;
+
+    void challenged(Joining pending) {
+        joining = pending;
+    }
+
+    /** The challenge this socket must answer before it joins, or null. */
+    Joining joining() {
+        return joining;
+    }
+
     void joinedAs(String id) {
         deviceId = id;
+        joining = null;
     }
 
     boolean joined() {

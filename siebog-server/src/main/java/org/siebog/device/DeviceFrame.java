@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -122,6 +123,19 @@ final class DeviceFrame {
     String json(String field) {
         Field f = fields.get(field);
         return f == null ? null : text.substring(f.start(), f.end());
+    }
+
+    /** The field as a JSON-P array if it is an array, else null. */
+    JsonArray array(String field) {
+        Field f = fields.get(field);
+        if (f == null || f.token() != JsonToken.START_ARRAY) {
+            return null;
+        }
+        try (JsonReader reader = OBJECTS.createReader(new StringReader(json(field)))) {
+            return reader.readArray();
+        } catch (JsonException e) {
+            throw new IllegalStateException("an array the streaming parser accepted: " + e.getMessage(), e);
+        }
     }
 
     /** The field as a JSON-P object if it is an object, else null. */

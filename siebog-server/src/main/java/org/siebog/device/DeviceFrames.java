@@ -33,11 +33,20 @@ final class DeviceFrames {
     private DeviceFrames() {
     }
 
-    static String welcome(String device, String platform, long heartbeatMs, int maxFrameBytes, int maxStateBytes,
-            int maxPendingState) {
+    static String challenge(String seed, int puzzles, int zeroBits) {
+        return frame("challenge", f -> {
+            f.writeStringField("seed", seed);
+            f.writeNumberField("puzzles", puzzles);
+            f.writeNumberField("zeroBits", zeroBits);
+        });
+    }
+
+    static String welcome(String device, String platform, double computeUnits, long heartbeatMs, int maxFrameBytes,
+            int maxStateBytes, int maxPendingState) {
         return frame("welcome", f -> {
             f.writeStringField("device", device);
             f.writeStringField("platform", platform);
+            f.writeNumberField("computeUnits", computeUnits);
             f.writeNumberField("heartbeatMs", heartbeatMs);
             f.writeNumberField("maxFrameBytes", maxFrameBytes);
             f.writeNumberField("maxStateBytes", maxStateBytes);

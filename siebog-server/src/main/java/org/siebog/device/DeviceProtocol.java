@@ -69,7 +69,8 @@ public class DeviceProtocol {
 
     private static final class AlreadyJoined extends SiebogException {
         AlreadyJoined(String device) {
-            super("this socket already joined as device " + device);
+            super(device != null ? "this socket already joined as device " + device
+                    : "this socket is already joining: answer its 'challenge' with 'solution'");
         }
 
         @Override
@@ -102,8 +103,8 @@ public class DeviceProtocol {
         }
         c.touch();
         String op = frame.op();
-        if (!c.joined() && !op.equals("join")) {
-            c.close(4001, "send 'join' first");
+        if (!c.joined() && !op.equals("join") && !(op.equals("solution") && c.joining() != null)) {
+            c.close(4001, c.joining() == null ? "send 'join' first" : "answer the 'challenge' with 'solution' first");
             return;
         }
         Long ref = null;
@@ -115,8 +116,9 @@ public class DeviceProtocol {
             }
             switch (op) {
                 case "join" -> join(c, frame);
+                case "solution" -> solution(c, frame);
                 case "heartbeat" -> c.send(DeviceFrames.heartbeat());
-                case "computeUnits" -> devices.reportComputeUnits(c, computeUnits(frame));
+                case "computeUnits" -> reportComputeUnits(c, frame);
                 case "send" -> send(c, frame, ref);
                 case "spawn" -> spawn(c, frame, ref);
                 case "stopAgent" -> stopAgent(c, aid(frame, "aid"), ref);
@@ -155,6 +157,9 @@ public class DeviceProtocol {
         if (c.joined()) {
             throw new AlreadyJoined(c.deviceId());
         }
+        if (c.joining() != null) {
+            throw new AlreadyJoined(null);
+        }
         String refusal = JoinToken.refusal(JoinToken.configured(), frame.string("token"));
         if (refusal != null) {
             // Before the close, and nothing else is queued to a socket that has not joined: the device reads why.
@@ -166,7 +171,40 @@ public class DeviceProtocol {
         if (label.length() > 100) {
             throw new BadField("'label' must have at most 100 characters");
         }
-        devices.join(c, computeUnits(frame), label);
+        if (ComputeUnitPolicy.current().trustClaims() && !frame.absent("computeUnits")) {
+            devices.join(c, computeUnits(frame), label); // a test deployment: the claim is taken
+            return;
+        }
+        // Measured, never taken on trust: the device's speed is what it shows on a fresh workload.
+        ComputeUnitChallenge challenge = ComputeUnitChallenge.issue();
+        c.challenged(new DeviceConnection.Joining(challenge, label));
+        c.send(DeviceFrames.challenge(challenge.seedHex(), ComputeUnitChallenge.PUZZLES, ComputeUnitChallenge.ZERO_BITS));
+    }
+
+    /** The answer to a join's challenge: a right one joins the device with the units its time shows, a wrong one is refused. */
+    private void solution(DeviceConnection c, DeviceFrame frame) {
+        long answeredAt = System.nanoTime();
+        DeviceConnection.Joining joining = c.joining();
+        if (c.joined() || joining == null) {
+            throw new BadField("no challenge to answer: this device has joined");
+        }
+        String wrong = joining.challenge().refusal(ComputeUnitChallenge.nonces(frame.array("nonces")));
+        if (wrong != null) {
+            // As for a wrong join token: the reason first, then the close; nothing was registered.
+            c.send(DeviceFrames.error(null, 403, "join refused: the answer to the compute-unit challenge is wrong: " + wrong
+                    + " (docs/device-protocol.md, 'Compute units')", null));
+            c.close(POLICY_VIOLATION, "join refused: wrong answer to the compute-unit challenge");
+            return;
+        }
+        devices.join(c, joining.challenge().computeUnits(answeredAt, ComputeUnitPolicy.current().maxComputeUnits()), joining.label());
+    }
+
+    /** A device's new figure: taken only where claims are trusted (otherwise units are measured, once, at the join). */
+    private void reportComputeUnits(DeviceConnection c, DeviceFrame frame) {
+        double claimed = computeUnits(frame);
+        if (ComputeUnitPolicy.current().trustClaims()) {
+            devices.reportComputeUnits(c, claimed);
+        }
     }
 
     private void send(DeviceConnection c, DeviceFrame frame, Long ref) {

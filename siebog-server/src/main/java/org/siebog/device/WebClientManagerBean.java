@@ -128,7 +128,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
         connection.joinedAs(device.id());
         connections.put(device.id(), connection);
         opened.remove(connection);
-        connection.send(DeviceFrames.welcome(device.id(), PlatformConfig.SYSTEM.platformName(), HEARTBEAT_MS, MAX_FRAME_BYTES,
+        connection.send(DeviceFrames.welcome(device.id(), PlatformConfig.SYSTEM.platformName(), computeUnits, HEARTBEAT_MS, MAX_FRAME_BYTES,
                 MAX_STATE_BYTES, MAX_PENDING_STATE));
         // A proxy waiting for a device (e.g. all devices had gone) need not wait for the next sweep.
         sweepSoon();

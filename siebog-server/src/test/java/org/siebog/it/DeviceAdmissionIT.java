@@ -168,12 +168,109 @@ class DeviceAdmissionIT {
 
             try (TestDevice admitted = TestDevice.open(siebog)) {
                 admitted.send(join("token-shown", "lab-7f3a"));
-                String id = admitted.next("welcome").getString("device");
+                String id = admitted.welcome().getString("device");
                 assertTrue(listedWithLabel("token-shown"), id);
             }
         }
         try (TestDevice device = TestDevice.join(siebog, 10)) {
             assertTrue(device.id().startsWith("d-"), "with the property removed, joins need no token again");
+        }
+    }
+
+    // --- compute units: measured, not claimed -----------------------------------------------------------
+
+    private JsonObject listedDevice(String id) {
+        return siebog.get("devices").array().stream().map(JsonObject.class::cast).filter(d -> d.getString("id").equals(id)).findFirst()
+                .orElse(null);
+    }
+
+    private static JsonObject challengeAfterJoin(TestDevice device, String label) {
+        device.send(join(label, null));
+        JsonObject challenge = device.next("challenge");
+        assertTrue(challenge.getString("seed").matches("[0-9a-f]{32}"), challenge::toString);
+        assertEquals(64, challenge.getInt("puzzles"));
+        assertEquals(12, challenge.getInt("zeroBits"));
+        return challenge;
+    }
+
+    @Test
+    void aDeviceGetsTheUnitsItsAnswerShowsNotThoseItClaims() {
+        try (TestDevice device = TestDevice.open(siebog); TestDevice other = TestDevice.open(siebog)) {
+            device.send(Json.createObjectBuilder().add("op", "join").add("computeUnits", 1_000_000).add("label", "claims-a-million").build());
+            JsonObject challenge = device.next("challenge");
+            assertFalse(listedWithLabel("claims-a-million"), "not listed before it answers");
+            JsonObject otherChallenge = challengeAfterJoin(other, "other");
+            assertFalse(challenge.getString("seed").equals(otherChallenge.getString("seed")), "a fresh seed for every join");
+
+            SiebogApi.sleep(1_000); // a device as slow as this gets no more than 2^18 hashes a second: 262 units
+            device.send(TestDevice.solution(challenge));
+            JsonObject welcome = device.next("welcome");
+            double units = welcome.getJsonNumber("computeUnits").doubleValue();
+            assertTrue(units > 0 && units <= 262.15, "measured " + units + " units, whatever it claimed");
+            assertEquals(units, listedDevice(welcome.getString("device")).getJsonNumber("computeUnits").doubleValue());
+
+            // A later claim is ignored too.
+            device.send("{\"op\":\"computeUnits\",\"computeUnits\":1000000}");
+            SiebogApi.sleep(300);
+            assertEquals(units, listedDevice(welcome.getString("device")).getJsonNumber("computeUnits").doubleValue());
+        }
+    }
+
+    @Test
+    void theMeasuredUnitsAreCappedByTheProperty() {
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.max-compute-units", "5");
+            try (TestDevice device = TestDevice.open(siebog)) {
+                JsonObject challenge = challengeAfterJoin(device, "capped");
+                device.send(TestDevice.solution(challenge)); // this JVM hashes far faster than 5,000 a second
+                assertEquals(5, device.next("welcome").getJsonNumber("computeUnits").doubleValue());
+            }
+        }
+    }
+
+    @Test
+    void aWrongAnswerRefusesTheJoinWith403And1008AndRegistersNothing() {
+        try (TestDevice device = TestDevice.open(siebog)) {
+            challengeAfterJoin(device, "wrong-answer");
+            var zeros = Json.createArrayBuilder();
+            for (int i = 0; i < 64; i++) {
+                zeros.add(0);
+            }
+            device.send(Json.createObjectBuilder().add("op", "solution").add("nonces", zeros).build());
+            JsonObject error = device.next("error");
+            assertEquals(403, error.getInt("status"), error::toString);
+            assertFalse(error.containsKey("ref"));
+            assertTrue(error.getString("error").contains("compute-unit challenge is wrong") && error.getString("error").contains("nonce "),
+                    error::toString);
+            assertEquals(1008, device.closeCode());
+        }
+        try (TestDevice device = TestDevice.open(siebog)) {
+            challengeAfterJoin(device, "wrong-answer");
+            device.send("{\"op\":\"solution\",\"nonces\":\"42\"}");
+            JsonObject error = device.next("error");
+            assertEquals(403, error.getInt("status"), error::toString);
+            assertTrue(error.getString("error").contains("'nonces' must be an array of 64 integers"), error::toString);
+            assertEquals(1008, device.closeCode());
+        }
+        try (TestDevice device = TestDevice.open(siebog)) {
+            challengeAfterJoin(device, "wrong-answer");
+            device.send("{\"op\":\"heartbeat\"}"); // anything but the answer, before joining
+            assertEquals(4001, device.closeCode());
+        }
+        assertFalse(listedWithLabel("wrong-answer"), "a refused device is never listed");
+    }
+
+    @Test
+    void whereClaimsAreTrustedAClaimIsTakenAndAJoinWithoutOneIsMeasured() {
+        try (ServerProperties properties = new ServerProperties(management)) {
+            properties.set("siebog.device.trust-claimed-compute-units", "true");
+            try (TestDevice claimed = TestDevice.open(siebog); TestDevice unclaimed = TestDevice.open(siebog)) {
+                claimed.send(join("trusted", null));
+                assertEquals(10, claimed.next("welcome").getJsonNumber("computeUnits").doubleValue(), "no challenge: the claim is taken");
+                unclaimed.send("{\"op\":\"join\",\"label\":\"unclaimed\"}");
+                unclaimed.send(TestDevice.solution(unclaimed.next("challenge")));
+                assertTrue(unclaimed.next("welcome").getJsonNumber("computeUnits").doubleValue() > 0);
+            }
         }
     }
 
@@ -255,8 +352,8 @@ class DeviceAdmissionIT {
             properties.set("siebog.device.max-frames-per-second", "1").set("siebog.device.frame-burst", "5")
                     .set("siebog.device.max-refused-frames", "20");
             try (TestDevice device = TestDevice.open(siebog)) {
-                device.send(join("fast", null)); // the join is the burst's first frame
-                String id = device.next("welcome").getString("device");
+                device.send(join("fast", null)); // the join and its challenge's solution are the burst's first frames
+                String id = device.welcome().getString("device");
                 for (int i = 0; i < 9; i++) {
                     device.send("{\"op\":\"heartbeat\"}");
                 }
@@ -272,7 +369,7 @@ class DeviceAdmissionIT {
                     refusedHeartbeats++;
                     error = device.next("error");
                 }
-                assertTrue(refusedHeartbeats >= 3, refusedHeartbeats + " of 9 heartbeats refused after a burst of 5 (the join was one)");
+                assertTrue(refusedHeartbeats >= 3, refusedHeartbeats + " of 9 heartbeats refused after a burst of 5 (the join and solution were two)");
                 assertEquals(429, error.getInt("status"), error::toString);
                 assertEquals(77, error.getInt("ref"), "the refused request's ref");
                 assertTrue(error.getString("error").contains("'send' was not acted on"), error::toString);

@@ -20,6 +20,8 @@ import jakarta.json.JsonObject;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.arquillian.container.ManagementClient;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,9 @@ class DevicesIT {
     static EnterpriseArchive deployment() {
         return SiebogDeployment.ear();
     }
+
+    @ArquillianResource
+    private ManagementClient management;
 
     private final SiebogApi siebog = SiebogApi.testServer();
 
@@ -66,8 +71,9 @@ class DevicesIT {
     }
 
     @Test
-    void aJoinedDeviceIsListedWithItsComputeUnits() {
-        try (TestDevice device = TestDevice.join(siebog, 12.5)) {
+    void aJoinedDeviceIsListedWithTheComputeUnitsItClaimsWhereClaimsAreTrusted() {
+        try (ServerProperties properties = new ServerProperties(management).set("siebog.device.trust-claimed-compute-units", "true");
+                TestDevice device = TestDevice.join(siebog, 12.5)) {
             assertTrue(device.id().matches("d-[0-9a-f]{8}"), device.id());
             JsonObject listed = deviceListed(device.id());
             assertEquals(12.5, listed.getJsonNumber("computeUnits").doubleValue());
@@ -150,6 +156,13 @@ class DevicesIT {
 
     @Test
     void whenEveryDeviceGoesAtOnceTheFirstBackIsNotCrowdedWithAllTheirAgents() {
+        // Equal units, so a quarter of the units is a quarter of the devices (measured units vary from join to join).
+        try (ServerProperties properties = new ServerProperties(management).set("siebog.device.trust-claimed-compute-units", "true")) {
+            everyDeviceGoesAtOnce();
+        }
+    }
+
+    private void everyDeviceGoesAtOnce() {
         SiebogApi.await("the other tests' devices have left", () -> siebog.get("devices").array().isEmpty());
         List<TestDevice> gone = List.of(TestDevice.join(siebog, 10), TestDevice.join(siebog, 10), TestDevice.join(siebog, 10),
                 TestDevice.join(siebog, 10));

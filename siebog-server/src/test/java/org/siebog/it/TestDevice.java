@@ -8,7 +8,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 
 /**
@@ -99,11 +103,15 @@ public final class TestDevice implements AutoCloseable {
         return join(siebog.uri(""), computeUnits);
     }
 
-    /** Opens, joins with {@code computeUnits}, and keeps heartbeating. */
+    /**
+     * Opens, joins claiming {@code computeUnits}, and keeps heartbeating. A node that trusts claims
+     * ({@code siebog.device.trust-claimed-compute-units}) takes them; any other measures the device
+     * with a challenge, which this device answers (its units are then what the node measured).
+     */
     public static TestDevice join(URI api, double computeUnits) {
         TestDevice device = open(api);
         device.send(Json.createObjectBuilder().add("op", "join").add("computeUnits", computeUnits).add("label", "test").build());
-        JsonObject welcome = device.next("welcome");
+        JsonObject welcome = device.welcome();
         device.id = welcome.getString("device");
         device.heartbeats.scheduleAtFixedRate(() -> device.send("{\"op\":\"heartbeat\"}"), HEARTBEAT_MS / 2, HEARTBEAT_MS / 2,
                 TimeUnit.MILLISECONDS);
@@ -112,6 +120,55 @@ public final class TestDevice implements AutoCloseable {
 
     public String id() {
         return id;
+    }
+
+    /** After a {@code join}: answers the node's {@code challenge} if it sends one, and returns the {@code welcome}. */
+    public JsonObject welcome() {
+        JsonObject answer = next();
+        if (answer.getString("op").equals("challenge")) {
+            send(solution(answer));
+            answer = next();
+        }
+        assertEquals("welcome", answer.getString("op"), answer::toString);
+        return answer;
+    }
+
+    /**
+     * The {@code solution} to a compute-unit {@code challenge} (docs/device-protocol.md, "Compute
+     * units"): per puzzle, the first nonce from 0 whose SHA-256 over seed, puzzle and nonce (32-bit
+     * big-endian each) starts with {@code zeroBits} zero bits.
+     */
+    public static JsonObject solution(JsonObject challenge) {
+        byte[] seed = HexFormat.of().parseHex(challenge.getString("seed"));
+        int zeroBits = challenge.getInt("zeroBits");
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        JsonArrayBuilder nonces = Json.createArrayBuilder();
+        for (int puzzle = 0; puzzle < challenge.getInt("puzzles"); puzzle++) {
+            long nonce = 0;
+            while (leadingZeroBits(sha256, seed, puzzle, nonce) < zeroBits) {
+                nonce++;
+            }
+            nonces.add(nonce);
+        }
+        return Json.createObjectBuilder().add("op", "solution").add("nonces", nonces).build();
+    }
+
+    private static int leadingZeroBits(MessageDigest sha256, byte[] seed, int puzzle, long nonce) {
+        sha256.update(seed);
+        byte[] hash = sha256.digest(ByteBuffer.allocate(8).putInt(puzzle).putInt((int) nonce).array());
+        int bits = 0;
+        for (byte b : hash) {
+            if (b != 0) {
+                return bits + Integer.numberOfLeadingZeros(b & 0xFF) - 24;
+            }
+            bits += 8;
+        }
+        return bits;
     }
 
     public synchronized void send(String frame) {
