@@ -254,6 +254,10 @@ class DeviceAdmissionIT {
         }
         try (TestDevice device = TestDevice.open(siebog)) {
             challengeAfterJoin(device, "wrong-answer");
+            device.send(join("wrong-answer", null));
+            JsonObject again = device.next("error");
+            assertEquals(409, again.getInt("status"), again::toString);
+            assertTrue(again.getString("error").contains("already joining"), again::toString);
             device.send("{\"op\":\"heartbeat\"}"); // anything but the answer, before joining
             assertEquals(4001, device.closeCode());
         }

@@ -109,6 +109,29 @@ class DevicePlacementIT {
     }
 
     @Test
+    void withEveryDeviceLeftOutANewAgentIsA503AndAStartASpawnWaitsOnTimesOutAsAn504Frame() {
+        try (ServerProperties properties = new ServerProperties(management);
+                TestDevice mute = TestDevice.join(siebog, 10)) {
+            properties.set("siebog.device.start-timeout-ms", "1500").set("siebog.device.start-backoff-ms", "60000");
+            // Its own spawn onto itself: the device's request is answered with the 504 as an error frame.
+            String name = name("spawned-unanswered");
+            mute.send(Json.createObjectBuilder().add("op", "spawn").add("ref", 9).add("agentClass", "TestClient").add("name", name)
+                    .add("device", mute.id()).build());
+            assertEquals(SiebogApi.aid(name), mute.next("start").getString("aid"));
+            assertEquals(SiebogApi.aid(name), mute.next("stop").getString("aid"));
+            JsonObject error = mute.next("error");
+            assertEquals(504, error.getInt("status"), error::toString);
+            assertEquals(9, error.getInt("ref"));
+            assertTrue(error.getString("error").contains("did not start"), error::toString);
+            assertFalse(siebog.agents().containsKey(SiebogApi.aid(name)));
+
+            String refusal = startAnywhere(name("nowhere")).assertError(503);
+            assertTrue(refusal.contains("missed a start deadline") && refusal.contains("siebog.device.start-backoff-ms"), refusal);
+            assertEquals("", mute.pendingOps(), "the device left out was offered nothing");
+        }
+    }
+
+    @Test
     void anAgentMovingToADeviceThatMissesTheDeadlineGoesToAnotherAtOnceAndNeverBack() {
         try (ServerProperties properties = new ServerProperties(management)) {
             properties.set("siebog.device.start-timeout-ms", "2000").set("siebog.device.start-backoff-ms", "60000");
