@@ -1,5 +1,6 @@
 package org.siebog.device;
 
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -50,16 +51,17 @@ record ComputeUnitChallenge(byte[] seed, long issuedAt) {
 
     /**
      * The nonces of a {@code solution} frame's array, in order; -1 for an entry that is not an
-     * integer from 0 to 2^32 - 1 (so {@link #refusal} names it). Null for no array.
+     * integer from 0 to 2^32 - 1 (so {@link #refusal} names it). Null for no array, or one of another
+     * length (looked at no further: a frame may hold thousands of numbers).
      */
     static long[] nonces(JsonArray array) {
-        if (array == null) {
+        if (array == null || array.size() != PUZZLES) {
             return null;
         }
-        long[] nonces = new long[array.size()];
-        for (int i = 0; i < nonces.length; i++) {
+        long[] nonces = new long[PUZZLES];
+        for (int i = 0; i < PUZZLES; i++) {
             nonces[i] = array.get(i) instanceof JsonNumber n && n.isIntegral() && n.bigDecimalValue().signum() >= 0
-                    && n.bigDecimalValue().compareTo(java.math.BigDecimal.valueOf(MAX_NONCE)) <= 0 ? n.longValue() : -1;
+                    && n.bigDecimalValue().compareTo(BigDecimal.valueOf(MAX_NONCE)) <= 0 ? n.longValue() : -1;
         }
         return nonces;
     }
