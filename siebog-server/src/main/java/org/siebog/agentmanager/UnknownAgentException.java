@@ -10,6 +10,15 @@ public class UnknownAgentException extends SiebogException {
         super("no agent " + aid + " on this platform");
     }
 
+    private UnknownAgentException(String message) {
+        super(message);
+    }
+
+    /** The refusal as another node worded it (refusals cross the cluster as a kind and a text, see {@code Refusal}). */
+    public static UnknownAgentException asReported(String message) {
+        return new UnknownAgentException(message);
+    }
+
     @Override
     public int status() {
         return 404;

@@ -75,6 +75,8 @@ public class ClusterNode {
         try {
             channel = new ForkChannel(mainChannel, FORK_STACK, "siebog");
             dispatcher = new MessageDispatcher(channel, requests).asyncDispatching(true);
+            // Answers are read as bytes only, never Java-deserialised (see BytesOnlyCorrelator).
+            BytesOnlyCorrelator.install(dispatcher, channel.getAddress());
             dispatcher.setReceiver(new Receiver() {
                 @Override
                 public void viewAccepted(View newView) {

@@ -1,12 +1,7 @@
 package org.siebog.cluster;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -31,9 +26,9 @@ import org.siebog.platform.SiebogException;
  * The bytes between nodes: a request is an {@link Op} and its fields; strings are length-prefixed
  * UTF-8 (message contents can exceed {@code writeUTF}'s 64 KiB). An ACL message travels as its
  * fields in order, not as JSON: nodes of one build read what they wrote, and every message that
- * crosses the cluster is written and read once. A refusal travels as the serialised
- * {@link SiebogException}, so the caller's node rethrows the very type the owner threw (a full
- * mailbox stays a 503, a taken name a 409).
+ * crosses the cluster is written and read once. A refusal travels as its kind, status and text
+ * ({@link Refusal}), rebuilt by the caller's node (a full mailbox stays a 503, a taken name a 409):
+ * nothing between nodes is Java-serialised, so nothing a peer sends is Java-deserialised.
  */
 public final class Wire {
 
@@ -51,6 +46,7 @@ public final class Wire {
     }
 
     private static final Performative[] PERFORMATIVES = Performative.values();
+    private static final Op[] OPS = Op.values();
 
     /**
      * AIDs read from other nodes, by their text: every message between nodes names three or four,
@@ -175,18 +171,17 @@ public final class Wire {
             return end < 0 ? string(aid.toString()) : lengthPrefixed(end);
         }
 
-        /** null for success, or the refusal. */
+        /** null for success, or the refusal: its kind, status and text (see {@link Refusal}). */
         public Writer outcome(SiebogException refusal) {
             if (refusal == null) {
                 return bool(true);
             }
-            ByteArrayOutputStream serialised = new ByteArrayOutputStream();
-            try (ObjectOutputStream oos = new ObjectOutputStream(serialised)) {
-                oos.writeObject(refusal);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e); // a byte array does not fail
-            }
-            return bool(false).bytes(serialised.toByteArray());
+            return refusal(Refusal.kindOf(refusal).ordinal(), refusal.status(), Refusal.textOf(refusal));
+        }
+
+        /** A refusal's three parts; {@link #outcome(SiebogException)} writes them (and the tests, any). */
+        Writer refusal(int kind, int status, String text) {
+            return bool(false).octet(kind).integer(status).string(text);
         }
 
         public byte[] toBytes() {
@@ -252,7 +247,11 @@ public final class Wire {
         }
 
         public Op op() throws IOException {
-            return Op.values()[octet()];
+            int op = octet();
+            if (op >= OPS.length) {
+                throw new IOException("unknown request " + op);
+            }
+            return OPS[op];
         }
 
         public String string() throws IOException {
@@ -290,7 +289,11 @@ public final class Wire {
         }
 
         public ACLMessage message() throws IOException {
-            Performative performative = PERFORMATIVES[octet()];
+            int p = octet();
+            if (p >= PERFORMATIVES.length) {
+                throw new IOException("unknown performative " + p);
+            }
+            Performative performative = PERFORMATIVES[p];
             AID sender = aid();
             List<AID> receivers = new ArrayList<>();
             for (int i = integer(); i > 0; i--) {
@@ -335,22 +338,14 @@ public final class Wire {
             return aid;
         }
 
-        /** null for success, or the refusal the other node sent. */
+        /** null for success, or the refusal the other node sent, rebuilt from its kind, status and text. */
         public SiebogException outcome() throws IOException {
             if (bool()) {
                 return null;
             }
-            int n = integer();
-            try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(buffer, take(n), n)) {
-                @Override
-                protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-                    return Class.forName(desc.getName(), false, Wire.class.getClassLoader());
-                }
-            }) {
-                return (SiebogException) ois.readObject();
-            } catch (ClassNotFoundException | ClassCastException e) {
-                throw new IOException("unreadable refusal from another node", e);
-            }
+            int kind = octet();
+            int status = integer();
+            return Refusal.rebuild(kind, status, string());
         }
 
         private int octet() throws IOException {

@@ -13,6 +13,7 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import org.jgroups.BytesMessage;
 import org.jgroups.Message;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.Response;
@@ -54,9 +55,26 @@ public class NodeRequests implements RequestHandler {
         throw new UnsupportedOperationException("Siebog answers node requests asynchronously");
     }
 
+    /**
+     * Never throws: JGroups would send what it threw back as a Java-serialised exception, which the
+     * asking node would have to deserialise. An unreadable request is answered with a refusal.
+     */
     @Override
-    public void handle(Message message, Response response) throws IOException {
-        Wire.Reader request = new Wire.Reader(message.getArray(), message.getOffset(), message.getLength());
+    public void handle(Message message, Response response) {
+        try {
+            if (!(message instanceof BytesMessage) || message.isFlagSet(Message.Flag.SERIALIZED)) {
+                throw new IOException("a " + message.getClass().getSimpleName() + " where Siebog's nodes send plain bytes");
+            }
+            serve(new Wire.Reader(message.getArray(), message.getOffset(), message.getLength()), response);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "refused an unreadable request from " + message.getSrc() + ": " + e);
+            if (response != null) {
+                response.send(new Wire.Writer().outcome(new RemoteNodeException("its request was unreadable: " + e)).toBytes(), false);
+            }
+        }
+    }
+
+    private void serve(Wire.Reader request, Response response) throws IOException {
         switch (request.op()) {
             case DELIVER -> deliver(request, response);
             case START -> {

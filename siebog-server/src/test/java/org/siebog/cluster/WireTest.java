@@ -2,6 +2,7 @@ package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -15,10 +16,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AID;
+import org.siebog.agentmanager.AgentNameInUseException;
+import org.siebog.agentmanager.UnknownAgentException;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MailboxFullException;
 import org.siebog.message.Performative;
 import org.siebog.platform.SiebogException;
+import org.siebog.state.StateRefusedException;
 
 class WireTest {
 
@@ -52,14 +56,72 @@ class WireTest {
     }
 
     @Test
-    void aRefusalKeepsItsTypeAndMessage() throws Exception {
+    void aRefusalComesBackAsItsKindStatusAndText() throws Exception {
         MailboxFullException full = new MailboxFullException(AID.parse("busy@siebog"), 50);
-        byte[] bytes = new Wire.Writer().outcome(null).outcome(full).toBytes();
+        UnknownAgentException unknown = new UnknownAgentException(AID.parse("nobody@siebog"));
+        AgentNameInUseException taken = new AgentNameInUseException(AID.parse("taken@siebog"));
+        RemoteNodeException unreachable = new RemoteNodeException("node2", "it left");
+        StateRefusedException tooMany = StateRefusedException.tooManyPending(256);
+        byte[] bytes = new Wire.Writer().outcome(null).outcome(full).outcome(unknown).outcome(taken).outcome(unreachable)
+                .outcome(tooMany).toBytes();
+
         Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
         assertNull(in.outcome());
-        SiebogException back = in.outcome();
-        assertInstanceOf(MailboxFullException.class, back);
-        assertEquals(full.getMessage(), back.getMessage());
+        // The types callers tell apart come back as themselves ...
+        assertSameRefusal(MailboxFullException.class, full, in.outcome());
+        assertSameRefusal(UnknownAgentException.class, unknown, in.outcome());
+        SiebogException takenBack = in.outcome();
+        // ... every other one as its status and words.
+        assertSameRefusal(Refusal.RefusedByNodeException.class, taken, takenBack);
+        assertEquals(409, takenBack.status());
+        assertSameRefusal(RemoteNodeException.class, unreachable, in.outcome());
+        SiebogException tooManyBack = in.outcome();
+        assertEquals(429, tooManyBack.status());
+        assertEquals(tooMany.getMessage(), tooManyBack.getMessage());
+        assertTrue(in.atEnd());
+    }
+
+    @Test
+    void aRefusalCrossesAsTextNotAsASerialisedObject() {
+        byte[] bytes = new Wire.Writer().outcome(new MailboxFullException(AID.parse("busy@siebog"), 50)).toBytes();
+        String asText = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(asText.contains("\u00ac\u00ed"), "no Java serialisation stream (magic AC ED)");
+        assertFalse(asText.contains("MailboxFullException"), "no class name");
+        assertFalse(asText.contains("java.lang"), "no class name");
+    }
+
+    @Test
+    void aRefusalOfUnknownKindOrWithoutAnErrorStatusIsUnreadable() {
+        byte[] unknownKind = new Wire.Writer().refusal(127, 503, "?").toBytes();
+        IOException e = assertThrows(IOException.class, () -> new Wire.Reader(unknownKind, 0, unknownKind.length).outcome());
+        assertTrue(e.getMessage().contains("unknown kind"), e.getMessage());
+        byte[] okStatus = new Wire.Writer().refusal(0, 200, "fine").toBytes();
+        e = assertThrows(IOException.class, () -> new Wire.Reader(okStatus, 0, okStatus.length).outcome());
+        assertTrue(e.getMessage().contains("status"), e.getMessage());
+    }
+
+    @Test
+    void aLongRefusalTextIsCut() throws Exception {
+        byte[] bytes = new Wire.Writer().refusal(0, 400, "x".repeat(100_000)).toBytes();
+        SiebogException back = new Wire.Reader(bytes, 0, bytes.length).outcome();
+        assertEquals(400, back.status());
+        assertEquals(Refusal.MAX_TEXT_CHARS + 3, back.getMessage().length());
+    }
+
+    @Test
+    void anUnknownRequestOrPerformativeIsAnErrorNotAnIndexOutOfBounds() {
+        byte[] op = new Wire.Writer().bool(true).toBytes(); // 1 is an op; 200 is not
+        op[0] = (byte) 200;
+        assertThrows(IOException.class, () -> new Wire.Reader(op, 0, op.length).op());
+        byte[] message = new Wire.Writer().message(ACLMessage.builder(Performative.INFORM).receiver(AID.parse("b@siebog")).build()).toBytes();
+        message[0] = (byte) 99;
+        assertThrows(IOException.class, () -> new Wire.Reader(message, 0, message.length).message());
+    }
+
+    private static void assertSameRefusal(Class<? extends SiebogException> type, SiebogException sent, SiebogException back) {
+        assertInstanceOf(type, back);
+        assertEquals(sent.getMessage(), back.getMessage());
+        assertEquals(sent.status(), back.status());
     }
 
     @Test
