@@ -25,6 +25,7 @@ DOMAIN_DEFAULT_BASE=1000
 CLUSTER_PROFILE_CLI="$ROOT/siebog-server/src/main/wildfly/cluster-profile.cli"
 DC_DIR="$DOMAIN_DIR/primary"
 HC_DIR="$DOMAIN_DIR/$DOMAIN_HOST"
+DOMAIN_KEYSTORE="$HC_DIR/cluster.p12"
 
 domain_usage() {
     cat <<'EOF'
@@ -280,7 +281,10 @@ domain_start() {
     domain_launch "the domain controller" "$DC_DIR" host-primary.xml "$DC_PORT"
     wait_controller "the domain controller (management port $DC_PORT)" "$DC_DIR" || domain_abort
     domain_configure || domain_abort
-    domain_launch "host controller $DOMAIN_HOST" "$HC_DIR" host-secondary.xml "$HC_PORT" \
+    # The cluster secret in the host controller's environment: its servers inherit it (cluster-profile.cli
+    # reads ${env.SIEBOG_CLUSTER_SECRET}); it is on no command line and in no configuration file.
+    SIEBOG_CLUSTER_SECRET="$(head -n 1 "$CLUSTER_SECRET_FILE")" \
+        domain_launch "host controller $DOMAIN_HOST" "$HC_DIR" host-secondary.xml "$HC_PORT" \
         -Djboss.host.name="$DOMAIN_HOST" \
         -Djboss.domain.primary.address=127.0.0.1 -Djboss.domain.primary.port="$DC_PORT" \
         -Djboss.bind.address=127.0.0.1 -Djboss.bind.address.private=127.0.0.1
@@ -331,6 +335,10 @@ domain_prepare() {
     "$ROOT/launcher/users.sh" "$WILDFLY_HOME" "$HC_DIR/configuration" "$CREDENTIALS" admin:siebog-admin >/dev/null \
         || die "could not create the admin account on $DOMAIN_HOST (launcher/users.sh)"
     load_admin_password
+    # The cluster secret, as for ./siebog run (every host that runs servers needs it: docs/admin.md), and
+    # the keystore derived from it, which every server of host1 reads (-Dsiebog.cluster.keystore).
+    "$ROOT/launcher/cluster-secret.sh" "$CLUSTER_SECRET_FILE" "$DOMAIN_KEYSTORE" >/dev/null \
+        || die "could not prepare the cluster secret (launcher/cluster-secret.sh)"
     echo "PORT_BASE=$base" >"$DOMAIN_DIR/domain.env"
 
     # The shared cluster configuration, its addresses moved under /profile=ha.
@@ -363,6 +371,7 @@ $sc:add(group=$DOMAIN_GROUP, socket-binding-port-offset=$offset, auto-start=true
 $sc/system-property=jboss.node.name:add(value=$name)
 $sc/system-property=jboss.socket.binding.port-offset:add(value=$offset)
 $sc/system-property=siebog.cluster.hosts:add(value="$cluster_hosts")
+$sc/system-property=siebog.cluster.keystore:add(value="$DOMAIN_KEYSTORE")
 EOF
 }
 

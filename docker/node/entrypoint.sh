@@ -17,6 +17,10 @@
 #   SIEBOG_ADMIN_PASSWORD_FILE, SIEBOG_ADMIN_PASSWORD
 #                           the REST API's admin password (role siebog-admin): a file (a Docker or
 #                           Kubernetes secret) or the value itself. Required: the image has none.
+#   SIEBOG_CLUSTER_SECRET_FILE, SIEBOG_CLUSTER_SECRET
+#                           the cluster secret (docs/security.md, "Between nodes"): a file or the value,
+#                           the same on every node of the cluster, at least 16 characters. Required: the
+#                           image has none. The AES key that encrypts cluster traffic is derived from it.
 set -euo pipefail
 
 say() { echo "siebog-node: $*" >&2; }
@@ -83,6 +87,21 @@ fi
     die "add-user.sh could not create the admin account"
 unset admin_password SIEBOG_ADMIN_PASSWORD
 
+# The cluster secret: WildFly reads it from the environment (cluster-profile.cli), so it is on no
+# command line; the keystore with the AES key derived from it is made here, in the container only.
+if [[ -n ${SIEBOG_CLUSTER_SECRET_FILE:-} ]]; then
+    [[ -r $SIEBOG_CLUSTER_SECRET_FILE ]] || die "SIEBOG_CLUSTER_SECRET_FILE names $SIEBOG_CLUSTER_SECRET_FILE, which cannot be read"
+    SIEBOG_CLUSTER_SECRET=$(head -n 1 "$SIEBOG_CLUSTER_SECRET_FILE")
+fi
+[[ -n ${SIEBOG_CLUSTER_SECRET:-} ]] ||
+    die "no cluster secret: set SIEBOG_CLUSTER_SECRET_FILE (a secret) or SIEBOG_CLUSTER_SECRET, the same on every node; the image has none"
+[[ ${#SIEBOG_CLUSTER_SECRET} -ge 16 && $SIEBOG_CLUSTER_SECRET != *[[:space:]]* ]] ||
+    die "the cluster secret must be one line of at least 16 characters, no spaces (e.g. 32 random letters and digits)"
+export SIEBOG_CLUSTER_SECRET
+cluster_keystore=/opt/siebog/run/cluster.p12   # the image makes the directory, mode 700, the node's user's
+(umask 077 && java -cp /opt/siebog/tools ClusterKeystore "$cluster_keystore") ||
+    die "could not make the cluster keystore from the cluster secret"
+
 args=(
     -c siebog-ha.xml
     -Djboss.node.name="$node_name"
@@ -90,6 +109,7 @@ args=(
     -Djboss.bind.address.management=0.0.0.0
     -Djboss.bind.address.private="$private_address"
     -Dsiebog.cluster.hosts="$cluster_hosts"
+    -Dsiebog.cluster.keystore="$cluster_keystore"
 )
 [[ -z ${SIEBOG_PLATFORM:-} ]] || args+=(-Dsiebog.platform="$SIEBOG_PLATFORM")
 [[ -z ${SIEBOG_CASSANDRA_CONTACT_POINTS:-} ]] ||

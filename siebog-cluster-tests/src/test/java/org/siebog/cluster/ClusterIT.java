@@ -37,10 +37,12 @@ class ClusterIT {
 
     private static final List<String> NODES = List.of("node1", "node2", "node3");
     private static LocalCluster cluster;
+    /** Port offset of node1 (500: HTTP 8580, 8680, 8780); -Dsiebog.it.clusterPortOffset=N when those are taken. */
+    private static final int OFFSET = Integer.getInteger("siebog.it.clusterPortOffset", 500);
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = new LocalCluster("cluster-it", 3, 500).start();
+        cluster = new LocalCluster("cluster-it", 3, OFFSET).start();
     }
 
     @AfterAll
@@ -57,7 +59,7 @@ class ClusterIT {
             ClusterApi.Reply nodes = cluster.api(n).get("nodes");
             assertEquals(200, nodes.status(), nodes::toString);
             assertEquals(NODES, nodes.array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList(), nodes::toString);
-            assertEquals(List.of("127.0.0.1:8580", "127.0.0.1:8680", "127.0.0.1:8780"),
+            assertEquals(List.of("127.0.0.1:" + (8080 + OFFSET), "127.0.0.1:" + (8180 + OFFSET), "127.0.0.1:" + (8280 + OFFSET)),
                     nodes.array().stream().map(v -> ((JsonObject) v).getString("address")).sorted().toList(), nodes::toString);
         }
     }

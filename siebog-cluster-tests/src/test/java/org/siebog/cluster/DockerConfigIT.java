@@ -92,9 +92,19 @@ class DockerConfigIT {
     /** No image or compose file comes with a password: without SIEBOG_ADMIN_PASSWORD the cluster does not start. */
     @Test
     void composeNeedsTheAdminPassword() {
-        Result result = composeWith(Map.of(), root, "-f", composeFile.toString(), "config", "--quiet");
+        Result result = composeWith(Map.of("SIEBOG_CLUSTER_SECRET", "compose-config-check-secret"), root, "-f",
+                composeFile.toString(), "config", "--quiet");
         assertNotEquals(0, result.exit(), "docker compose config accepted docker/compose.yaml without SIEBOG_ADMIN_PASSWORD");
         assertTrue(result.err().contains("SIEBOG_ADMIN_PASSWORD"), "the refusal names the variable:\n" + result.err());
+    }
+
+    /** Nor with a cluster secret: without SIEBOG_CLUSTER_SECRET the cluster does not start. */
+    @Test
+    void composeNeedsTheClusterSecret() {
+        Result result = composeWith(Map.of("SIEBOG_ADMIN_PASSWORD", "compose-config-check"), root, "-f", composeFile.toString(),
+                "config", "--quiet");
+        assertNotEquals(0, result.exit(), "docker compose config accepted docker/compose.yaml without SIEBOG_CLUSTER_SECRET");
+        assertTrue(result.err().contains("SIEBOG_CLUSTER_SECRET"), "the refusal names the variable:\n" + result.err());
     }
 
     /** The same check on a copy with one deliberate mistake fails: the check above can fail. */
@@ -323,9 +333,10 @@ class DockerConfigIT {
         return value instanceof JsonString s ? s.getString() : null;
     }
 
-    /** {@code docker compose ARGS} with an admin password set: the compose file has no default, any value will do. */
+    /** {@code docker compose ARGS} with an admin password and a cluster secret set: the compose file has no default, any value will do. */
     private static Result compose(Path dir, String... args) {
-        return composeWith(Map.of("SIEBOG_ADMIN_PASSWORD", "compose-config-check"), dir, args);
+        return composeWith(Map.of("SIEBOG_ADMIN_PASSWORD", "compose-config-check",
+                "SIEBOG_CLUSTER_SECRET", "compose-config-check-secret"), dir, args);
     }
 
     private static Result composeWith(Map<String, String> environment, Path dir, String... args) {

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +23,9 @@ final class LocalCluster implements AutoCloseable {
     private final Path cassandraDir;
     private final int portOffset;
     private final int nodes;
+    /** More options for {@code ./siebog run} (e.g. --no-cassandra, --join) and more environment for the launcher. */
+    private final List<String> runOptions = new ArrayList<>();
+    private final Map<String, String> environment = new LinkedHashMap<>();
 
     LocalCluster(String name, int nodes, int portOffset) {
         this.nodes = nodes;
@@ -29,10 +34,37 @@ final class LocalCluster implements AutoCloseable {
         this.cassandraDir = root.resolve("siebog-cluster-tests/target/clusters").resolve(name + "-cassandra");
     }
 
+    /** Adds options to {@code ./siebog run}, e.g. {@code --no-cassandra} or {@code --join hosts}. */
+    LocalCluster runOptions(String... options) {
+        runOptions.addAll(List.of(options));
+        return this;
+    }
+
+    /**
+     * Its own cluster secret (SIEBOG_CLUSTER_SECRET_FILE) beside the nodes directory, made by the
+     * launcher on first use (launcher/cluster-secret.sh), rather than the developer's target/siebog-cluster-secret.
+     */
+    LocalCluster ownClusterSecret() {
+        environment.put("SIEBOG_CLUSTER_SECRET_FILE", nodesDir.resolveSibling(nodesDir.getFileName() + "-cluster-secret").toString());
+        return this;
+    }
+
+    /** Where node k's JGroups listens, as TCPPING names it: {@code 127.0.0.1[port]}. */
+    String jgroupsAddress(int node) {
+        return "127.0.0.1[" + (7600 + portOffset + (node - 1) * 100) + "]";
+    }
+
+    /** Node k's server log (the console, which has everything the server logs). */
+    Path log(int node) {
+        return nodesDir.resolve("node" + node).resolve("console.log");
+    }
+
     LocalCluster start() throws IOException, InterruptedException {
         Files.createDirectories(nodesDir);
-        run(List.of("run", "--nodes", Integer.toString(nodes), "--port-offset", Integer.toString(portOffset),
-                "--no-build", "--detach"), 600);
+        List<String> args = new ArrayList<>(List.of("run", "--nodes", Integer.toString(nodes), "--port-offset",
+                Integer.toString(portOffset), "--no-build", "--detach"));
+        args.addAll(runOptions);
+        run(args, 600);
         return this;
     }
 
@@ -65,9 +97,11 @@ final class LocalCluster implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("SIEBOG_NODES_DIR", nodesDir.toString());
         builder.environment().put("SIEBOG_CASSANDRA_DIR", cassandraDir.toString());
-        builder.environment().put("SIEBOG_CASSANDRA_PORT", "9542");
-        builder.environment().put("SIEBOG_CASSANDRA_STORAGE_PORT", "7500");
-        builder.environment().put("SIEBOG_CASSANDRA_JMX_PORT", "7599");
+        // Other ports with -Dsiebog.it.clusterCassandraPort=... (and StoragePort, JmxPort) when these are taken.
+        builder.environment().put("SIEBOG_CASSANDRA_PORT", System.getProperty("siebog.it.clusterCassandraPort", "9542"));
+        builder.environment().put("SIEBOG_CASSANDRA_STORAGE_PORT", System.getProperty("siebog.it.clusterCassandraStoragePort", "7500"));
+        builder.environment().put("SIEBOG_CASSANDRA_JMX_PORT", System.getProperty("siebog.it.clusterCassandraJmxPort", "7599"));
+        builder.environment().putAll(environment);
         Process process = builder.start();
         process.getOutputStream().close();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
