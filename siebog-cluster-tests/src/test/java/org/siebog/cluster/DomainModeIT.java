@@ -37,7 +37,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DomainModeIT {
 
-    private static final int PORT_BASE = 1500;
+    /** -Dsiebog.it.domainPortBase=N moves every port of the test domain when those below are taken. */
+    private static final int PORT_BASE = Integer.getInteger("siebog.it.domainPortBase", 1500);
     private static final Path ROOT = Path.of(System.getProperty("siebog.root", "..")).toAbsolutePath().normalize();
     private static final Path DOMAIN_DIR = ROOT.resolve("siebog-cluster-tests/target/domain-it");
     private static final Path LAUNCHER_LOG = ROOT.resolve("siebog-cluster-tests/target/domain-it-launcher.log");
