@@ -22,7 +22,7 @@ import org.siebog.agent.AID;
  * @param maxDelayedBytes   what a node holds of messages waiting for their delay, estimated in bytes
  *                          ({@code siebog.message.max-delayed-bytes}, default 64 MiB)
  * @param maxAwaitReplyMillis the longest a REST caller may wait for an answer ({@code siebog.message.max-await-reply-ms},
- *                          default 60 s)
+ *                          default 5 minutes)
  */
 public record PlatformConfig(String platformName, int mailboxCapacity, int mailboxThroughput, int maxContentChars,
         int maxEnvelopeChars, int maxReceivers, long maxDelayMillis, long maxDelayedBytes, long maxAwaitReplyMillis) {
@@ -36,7 +36,7 @@ public record PlatformConfig(String platformName, int mailboxCapacity, int mailb
             Integer.getInteger("siebog.message.max-receivers", 1_000),
             Long.getLong("siebog.message.max-delay-ms", 24 * 60 * 60 * 1000L),
             Long.getLong("siebog.message.max-delayed-bytes", 64L << 20),
-            Long.getLong("siebog.message.max-await-reply-ms", 60_000));
+            Long.getLong("siebog.message.max-await-reply-ms", 300_000));
 
     /** What a JSON body holds besides the characters of its fields: names, quotes, commas, braces. */
     private static final int JSON_SYNTAX_BYTES = 4 * 1024;

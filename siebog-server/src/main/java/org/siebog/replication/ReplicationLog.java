@@ -319,7 +319,8 @@ public class ReplicationLog {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // As the inbox writer: the saves fail (and are carried over), the writer goes on.
                 LOG.log(Level.WARNING, "could not replicate the state of " + batch.size() + " agents", e);
             }
             boolean outcome = stored;

@@ -266,7 +266,7 @@ class RestErrorsIT {
         String inform = message("INFORM").to(witness).json().toString();
         assertNamed("awaitReplyMs", "messages?awaitReplyMs=soon", inform);
         assertNamed("awaitReplyMs", "messages?awaitReplyMs=-5", inform);
-        assertNamed("from 0 to 60000", "messages?awaitReplyMs=60001", inform);
+        assertNamed("from 0 to 300000", "messages?awaitReplyMs=300001", inform);
         assertNamed("cannot be combined", "messages?awaitReplyMs=10&delayMs=10", inform);
     }
 

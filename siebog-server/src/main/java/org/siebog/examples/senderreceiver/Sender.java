@@ -25,9 +25,15 @@ public class Sender extends AbstractAgent implements StatefulAgent {
 
     private AID receiver;
     private AID coordinator;
-    private String payload;
+    private int payloadChars;
     private int primeLimit;
-    private ACLMessage request;
+    /**
+     * Not part of the saved state: with 64 KB payloads they made every save of a Sender 130 KB, and
+     * a busy node's saves (and so the release of its inbox log) lagged. After a failover they are
+     * made again: any text of that length will do, and the request from its number.
+     */
+    private transient String payload;
+    private transient ACLMessage request;
     private long requestNumber;
     private long requestSentNanos;
     private RoundTripMeter meter;
@@ -47,7 +53,7 @@ public class Sender extends AbstractAgent implements StatefulAgent {
         receiver = AID.parse(args.get("receiver"));
         coordinator = AID.parse(args.get("coordinator"));
         primeLimit = Integer.parseInt(args.getOrDefault("primeLimit", "0"));
-        payload = randomText(Integer.parseInt(args.getOrDefault("payloadChars", "7")));
+        payloadChars = Integer.parseInt(args.getOrDefault("payloadChars", "7"));
         meter = new RoundTripMeter(Integer.parseInt(args.getOrDefault("warmup", "100")),
                 Integer.parseInt(args.getOrDefault("measured", "100")));
     }
@@ -67,7 +73,7 @@ public class Sender extends AbstractAgent implements StatefulAgent {
                 default -> throw new IllegalArgumentException("unknown control word " + message.content());
             }
         } else if (message.performative() == Performative.INFORM && receiver.equals(message.sender())
-                && request.replyWith().equals(message.inReplyTo())) {
+                && currentRequest().replyWith().equals(message.inReplyTo())) {
             switch (meter.replied(System.nanoTime())) {
                 case WARMED_UP -> tellCoordinator(WARMED_UP);
                 case MEASURED -> send(ACLMessage.builder(Performative.INFORM).receiver(coordinator).protocol(NAME)
@@ -88,28 +94,24 @@ public class Sender extends AbstractAgent implements StatefulAgent {
                 sendLater(check(), CHECK_EVERY);
                 return;
             }
-            if (!request.replyWith().equals(message.inReplyTo())) {
+            if (!currentRequest().replyWith().equals(message.inReplyTo())) {
                 return;
             }
             if (refusals++ == 0) {
                 LOG.info(() -> aid() + ": a request was refused (" + message.content() + "); asking again after "
                         + RETRY_AFTER.toMillis() + " ms until admitted");
             }
-            sendLater(request, RETRY_AFTER);
+            sendLater(currentRequest(), RETRY_AFTER);
         }
     }
 
     /** Every request shares the one payload string; each has its own replyWith, so that a late or repeated answer to an earlier one is told apart. */
     private void request() {
-        ACLMessage.Builder next = ACLMessage.builder(Performative.REQUEST).receiver(receiver).content(payload)
-                .replyWith(Long.toString(++requestNumber));
-        if (primeLimit > 0) {
-            next.userProperty(Receiver.PRIME_LIMIT, Integer.toString(primeLimit));
-        }
-        request = next.build();
+        ++requestNumber;
+        request = null; // made anew for this number
         requestSentNanos = System.nanoTime();
         meter.sent(requestSentNanos);
-        send(request);
+        send(currentRequest());
     }
 
     /**
@@ -124,9 +126,25 @@ public class Sender extends AbstractAgent implements StatefulAgent {
         }
         if (System.nanoTime() - requestSentNanos > ANSWER_WITHIN_NANOS) {
             requestSentNanos = System.nanoTime();
-            send(request);
+            send(currentRequest());
         }
         sendLater(check(), CHECK_EVERY);
+    }
+
+    /** The request numbered {@code requestNumber}, as sent (or, after a failover, made again). */
+    private ACLMessage currentRequest() {
+        if (request == null) {
+            if (payload == null) {
+                payload = randomText(payloadChars);
+            }
+            ACLMessage.Builder next = ACLMessage.builder(Performative.REQUEST).receiver(receiver).content(payload)
+                    .replyWith(Long.toString(requestNumber));
+            if (primeLimit > 0) {
+                next.userProperty(Receiver.PRIME_LIMIT, Integer.toString(primeLimit));
+            }
+            request = next.build();
+        }
+        return request;
     }
 
     private ACLMessage check() {
