@@ -15,7 +15,7 @@ import org.siebog.agent.AID;
  *                          default 1,048,576 characters)
  * @param maxEnvelopeChars  the most characters a message may hold outside its content: every other field,
  *                          the AIDs and the user properties together ({@code siebog.message.max-envelope-chars},
- *                          default 16,384, so at most 48 KiB of UTF-8)
+ *                          default 131,072: a message to 1,000 receivers names about 50,000 characters of AIDs; at most 384 KiB of UTF-8)
  * @param maxReceivers      the most receivers one message may name, after duplicates are dropped
  *                          ({@code siebog.message.max-receivers}, default 1,000)
  * @param maxDelayMillis    the longest delay of a delayed post ({@code siebog.message.max-delay-ms}, default a day)
@@ -32,7 +32,7 @@ public record PlatformConfig(String platformName, int mailboxCapacity, int mailb
             Integer.getInteger("siebog.mailbox.capacity", 10_000),
             Integer.getInteger("siebog.mailbox.throughput", 32),
             Integer.getInteger("siebog.message.max-content-chars", 1 << 20),
-            Integer.getInteger("siebog.message.max-envelope-chars", 16 * 1024),
+            Integer.getInteger("siebog.message.max-envelope-chars", 128 * 1024),
             Integer.getInteger("siebog.message.max-receivers", 1_000),
             Long.getLong("siebog.message.max-delay-ms", 24 * 60 * 60 * 1000L),
             Long.getLong("siebog.message.max-delayed-bytes", 64L << 20),

@@ -37,7 +37,7 @@ import org.siebog.it.agents.FailingOnStart;
 class RestErrorsIT {
 
     private static final int MAX_CONTENT_CHARS = 1 << 20;
-    private static final int MAX_ENVELOPE_CHARS = 16 * 1024;
+    private static final int MAX_ENVELOPE_CHARS = 128 * 1024;
     private static final int MAX_RECEIVERS = 1000;
     /** {@code PlatformConfig.maxJsonBodyBytes()}: 6 bytes per character (a JSON escape) plus 4 KiB of syntax. */
     private static final int MAX_BODY_BYTES = (MAX_CONTENT_CHARS + MAX_ENVELOPE_CHARS) * 6 + 4 * 1024;
