@@ -36,10 +36,11 @@ final class NodeLink implements Runnable {
     /** What may wait for this link, estimated ({@link ACLMessage#estimatedBytes()}); more is refused (503). */
     private static final long MAX_QUEUED_BYTES = Long.getLong("siebog.cluster.max-link-bytes", 64L << 20);
 
-    record Outgoing(AID receiver, MessageId id, ACLMessage message, CompletableFuture<Void> admitted) {
+    /** {@code bytes}: the message's estimated size, computed once for the link's bound and its batches. */
+    record Outgoing(AID receiver, MessageId id, ACLMessage message, CompletableFuture<Void> admitted, long bytes) {
     }
 
-    private static final Outgoing CLOSE = new Outgoing(null, null, null, null);
+    private static final Outgoing CLOSE = new Outgoing(null, null, null, null, 0);
 
     private final String node;
     private final ClusterNode cluster;
@@ -64,12 +65,13 @@ final class NodeLink implements Runnable {
      */
     CompletableFuture<Void> send(AID receiver, MessageId id, ACLMessage message) {
         CompletableFuture<Void> admitted = new CompletableFuture<>();
-        if (queuedBytes.get() + message.estimatedBytes() > MAX_QUEUED_BYTES) {
+        long bytes = message.estimatedBytes();
+        if (queuedBytes.get() + bytes > MAX_QUEUED_BYTES) {
             admitted.completeExceptionally(new RemoteNodeException("the messages waiting to go to node " + node + " are at their limit ("
                     + MAX_QUEUED_BYTES + " bytes, siebog.cluster.max-link-bytes); nothing was sent, try again shortly"));
             return admitted;
         }
-        send(new Outgoing(receiver, id, message, admitted));
+        send(new Outgoing(receiver, id, message, admitted, bytes));
         return admitted;
     }
 
@@ -78,13 +80,9 @@ final class NodeLink implements Runnable {
         if (closed) {
             redirect.accept(outgoing);
         } else {
-            queuedBytes.addAndGet(bytes(outgoing));
+            queuedBytes.addAndGet(outgoing.bytes());
             queue.add(outgoing);
         }
-    }
-
-    private static long bytes(Outgoing outgoing) {
-        return outgoing.message() == null ? 0 : outgoing.message().estimatedBytes();
     }
 
     /** Redirects what is still queued (the node left) and ends the sending thread. */
@@ -99,11 +97,11 @@ final class NodeLink implements Runnable {
         try {
             while (true) {
                 batch.add(queue.take());
-                long bytes = bytes(batch.get(0));
+                long bytes = batch.get(0).bytes();
                 Outgoing next;
                 while (batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES && (next = queue.poll()) != null) {
                     batch.add(next);
-                    bytes += bytes(next);
+                    bytes += next.bytes();
                 }
                 queuedBytes.addAndGet(-bytes);
                 if (batch.remove(CLOSE) || closed) {

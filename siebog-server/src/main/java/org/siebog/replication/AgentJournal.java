@@ -198,7 +198,7 @@ public final class AgentJournal implements Journal, Origin {
         mailbox.accept(new Envelope(id, seq, message));
         LoggedMessage logged = log.append(aid, incarnation, seq, id, message);
         uncovered.add(logged);
-        uncoveredBytes += message.estimatedBytes();
+        uncoveredBytes += logged.bytes();
         return logged.written().thenApply(segment -> null);
     }
 
@@ -271,7 +271,7 @@ public final class AgentJournal implements Journal, Origin {
                 LoggedMessage m = uncovered.poll();
                 markHandled(m.id());
                 covered.add(m.written());
-                polledBytes += m.message().estimatedBytes();
+                polledBytes += m.bytes();
             }
             uncoveredBytes -= polledBytes;
             while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {

@@ -67,7 +67,7 @@ public class ReplicationLog {
      * messages, is what bounds the memory. Their copies on the other owner count against that
      * node's heap, not this bound (an eighth here may cost another eighth there: with a quarter, two
      * nodes under 64 KB messages kept 80% of their old generation). Beyond it new
-     * messages to stateful agents are refused (503); from a quarter of it on, agents save at their
+     * messages to stateful agents are refused (503); from half of it on, agents save at their
      * next message instead of waiting for the save interval, which drops segments sooner.
      */
     static final long MAX_LOG_BYTES = Long.getLong("siebog.replication.max-log-bytes", Runtime.getRuntime().maxMemory() / 8);
@@ -141,9 +141,16 @@ public class ReplicationLog {
         return room;
     }
 
-    /** Enough is held that agents should save (and so drop segments) without waiting for their interval. */
+    /**
+     * Enough is held that agents should save (and so drop segments) without waiting for their
+     * interval. Not from a quarter of the bound: at full load with small messages (Sender/Receiver,
+     * 1000 pairs on one 1 GB node, ~95,000 logged messages a second) the segments held in the
+     * ordinary course (a second's save interval and the writer's lag) peaked at 29 MB of the 32 MB
+     * a quarter is, and every agent saving at every message whenever they crossed it cost the run
+     * far more than the saves it spared (perf/README.md, "Security on").
+     */
     boolean crowded() {
-        return heldBytes() > MAX_LOG_BYTES / 4;
+        return heldBytes() > MAX_LOG_BYTES / 2;
     }
 
     /** A key of this boot's segments or manifest. */
@@ -175,7 +182,7 @@ public class ReplicationLog {
     LoggedMessage append(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
         // The bound is read before the message is queued: the writer numbers its batch after taking it.
         LoggedMessage logged = new LoggedMessage(aid, incarnation, seq, id, message, nextSegment(), new CompletableFuture<>());
-        queuedBytes.addAndGet(message.estimatedBytes());
+        queuedBytes.addAndGet(logged.bytes());
         inboxWrites.add(logged);
         return logged;
     }
@@ -237,11 +244,11 @@ public class ReplicationLog {
         while (running) {
             try {
                 batch.add(inboxWrites.take());
-                long bytes = batch.get(0).message().estimatedBytes();
+                long bytes = batch.get(0).bytes();
                 LoggedMessage next;
                 while (batch.size() < MAX_BATCH && bytes < MAX_SEGMENT_BYTES && (next = inboxWrites.poll()) != null) {
                     batch.add(next);
-                    bytes += next.message().estimatedBytes();
+                    bytes += next.bytes();
                 }
                 queuedBytes.addAndGet(-bytes);
                 byte[] encoded = SegmentCodec.encode(batch, encoder);
