@@ -14,7 +14,6 @@ import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentInfo;
 import org.siebog.agent.AgentKind;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.device.StartTimedOutException;
 import org.siebog.device.WebClientManagerBean;
 import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Journal;
@@ -23,6 +22,7 @@ import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
+import org.siebog.platform.SiebogException;
 import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
 import org.siebog.replication.LogReader;
@@ -157,13 +157,12 @@ public class LocalAgents {
         Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journal == null ? Journal.NONE : journal, prepared -> { });
         try {
             agent.start(mailbox.context(), entry.args());
-        } catch (StateRefusedException | StartTimedOutException e) {
-            // Its saved state cannot be read (503) or its device did not answer in time (504): not the
-            // agent's fault, so its saved state stays as it was.
-            host.discard(entry.aid());
-            webClients.forget(entry.aid(), false);
-            throw e;
         } catch (RuntimeException e) {
+            if (notTheAgentsFault(e)) {
+                host.discard(entry.aid());
+                webClients.forget(entry.aid(), false);
+                throw e;
+            }
             host.discard(entry.aid());
             webClients.forget(entry.aid(), true);
             throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);
@@ -179,6 +178,16 @@ public class LocalAgents {
         }
         mailbox.activate();
         return mailbox;
+    }
+
+    /**
+     * A start that failed for the node's or the store's reasons rather than the agent's: its saved
+     * state could not be read (503, also when the read took too long), its device did not answer in
+     * time (504), or another failure of the node (5xx). The caller hears that status and the agent's
+     * saved state stays as it was; anything else (the agent's own code failed) is a 400.
+     */
+    static boolean notTheAgentsFault(RuntimeException failure) {
+        return failure instanceof StateRefusedException || failure instanceof SiebogException refusal && refusal.status() >= 500;
     }
 
     /** The AID a new agent called {@code name} gets. */

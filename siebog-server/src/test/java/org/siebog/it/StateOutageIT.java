@@ -1,6 +1,7 @@
 package org.siebog.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.siebog.it.SiebogApi.message;
 
@@ -75,6 +76,13 @@ class StateOutageIT {
                 first.send(Json.createObjectBuilder().add("op", "send").add("ref", 900)
                         .add("message", message("INFORM").to(recorder).from(aid).content("from the device").json()).build());
                 assertEquals(900, first.next("sent").getInt("ref"));
+
+                // A new client agent needs its saved state read first: the caller hears 503 (the store's
+                // failure, not a bad request) and nothing of the agent is left.
+                SiebogApi.Reply refusedStart = siebog.post("agents", Json.createObjectBuilder().add("agentClass", "TestClient")
+                        .add("name", "outage-new").add("device", first.id()).build().toString());
+                assertTrue(refusedStart.assertError(503).contains("state"), refusedStart::toString);
+                assertFalse(siebog.agents().containsKey(SiebogApi.aid("outage-new")), "nothing of the refused agent is left");
 
                 // Its device leaves while the state cannot be read: the agent waits rather than start from nothing.
                 try (TestDevice second = TestDevice.join(siebog, 10)) {
