@@ -202,9 +202,13 @@ public final class AgentJournal implements Journal, Origin {
         return logged.written().thenApply(segment -> null);
     }
 
-    /** Holding a lot: save at the next message, whatever the interval says. */
-    private boolean pressed() {
-        return uncoveredBytes > SAVE_AFTER_BYTES || log.crowded();
+    /**
+     * How long after its last save this agent saves next: the save interval, shorter while the
+     * node's log is filling up, none while the agent itself holds a lot (a save is small next to
+     * large messages, and it releases them from memory and the log).
+     */
+    private long saveIntervalNanos() {
+        return uncoveredBytes > SAVE_AFTER_BYTES ? 0 : (long) (SAVE_INTERVAL_NANOS * log.saveIntervalShare());
     }
 
     @Override
@@ -225,7 +229,7 @@ public final class AgentJournal implements Journal, Origin {
      */
     @Override
     public void handledUpTo(long seq, boolean now) {
-        now |= pressed();
+        long interval = now ? 0 : saveIntervalNanos();
         if (!lastSave.isDone()) {
             // One save in flight per agent: when the writer falls behind, an agent's later runs are
             // covered by its next save instead of queueing records faster than they can be written.
@@ -235,17 +239,17 @@ public final class AgentJournal implements Journal, Origin {
             if (!waitingForWriter) {
                 waitingForWriter = true;
                 saveScheduled = true;
-                long due = now ? System.nanoTime() : lastSaveNanos + SAVE_INTERVAL_NANOS;
+                long due = lastSaveNanos + interval;
                 lastSave.whenComplete((ok, failed) -> requestSaveAt(due));
             }
             return;
         }
         waitingForWriter = false;
         long since = System.nanoTime() - lastSaveNanos;
-        if (!now && since < SAVE_INTERVAL_NANOS) {
+        if (since < interval) {
             if (!saveScheduled) {
                 saveScheduled = true;
-                requestSaveAt(lastSaveNanos + SAVE_INTERVAL_NANOS);
+                requestSaveAt(lastSaveNanos + interval);
             }
             return;
         }

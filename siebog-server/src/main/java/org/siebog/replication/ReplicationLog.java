@@ -67,8 +67,8 @@ public class ReplicationLog {
      * messages, is what bounds the memory. Their copies on the other owner count against that
      * node's heap, not this bound (an eighth here may cost another eighth there: with a quarter, two
      * nodes under 64 KB messages kept 80% of their old generation). Beyond it new
-     * messages to stateful agents are refused (503); from half of it on, agents save at their
-     * next message instead of waiting for the save interval, which drops segments sooner.
+     * messages to stateful agents are refused (503); from a quarter of it on, agents save sooner
+     * than their save interval asks, the sooner the fuller it is ({@link #saveIntervalShare()}).
      */
     static final long MAX_LOG_BYTES = Long.getLong("siebog.replication.max-log-bytes", Runtime.getRuntime().maxMemory() / 8);
     /** Whether the log is refusing, so that a full log is logged once when it fills and once when it has room again. */
@@ -142,15 +142,24 @@ public class ReplicationLog {
     }
 
     /**
-     * Enough is held that agents should save (and so drop segments) without waiting for their
-     * interval. Not from a quarter of the bound: at full load with small messages (Sender/Receiver,
-     * 1000 pairs on one 1 GB node, ~95,000 logged messages a second) the segments held in the
-     * ordinary course (a second's save interval and the writer's lag) peaked at 29 MB of the 32 MB
-     * a quarter is, and every agent saving at every message whenever they crossed it cost the run
-     * far more than the saves it spared (perf/README.md, "Security on").
+     * How much of its usual save interval an agent waits now: all of it while the log holds at
+     * most a quarter of its bound, then less the fuller the log is, none at the bound. Saving sooner
+     * drops segments sooner, which is what makes room. Not a step: at full load with small messages
+     * (Sender/Receiver, 1000 pairs on one 1 GB node) the segments held in the ordinary course (a
+     * second's interval and the writer's lag) peaked at 29 of the 32 MB a quarter is, and with
+     * "save at the next message from a quarter on" every agent saved at every message whenever the
+     * log crossed it: a fifth of that run's throughput (perf/README.md, "Security on").
      */
-    boolean crowded() {
-        return heldBytes() > MAX_LOG_BYTES / 2;
+    double saveIntervalShare() {
+        return saveIntervalShare(heldBytes(), MAX_LOG_BYTES);
+    }
+
+    static double saveIntervalShare(long held, long max) {
+        long from = max / 4;
+        if (held <= from) {
+            return 1;
+        }
+        return Math.max(0, (double) (max - held) / (max - from));
     }
 
     /** A key of this boot's segments or manifest. */

@@ -36,11 +36,11 @@ class AgentJournalTest {
         final List<Integer> coveredPerSave = new ArrayList<>();
         long next = 1;
         boolean failSaves;
-        boolean crowded;
+        double saveIntervalShare = 1;
 
         @Override
-        boolean crowded() {
-            return crowded;
+        double saveIntervalShare() {
+            return saveIntervalShare;
         }
 
         @Override
@@ -276,10 +276,10 @@ class AgentJournalTest {
         quiet.handledUpTo(2, false);
         assertEquals(List.of(), log.saved, "a small backlog waits for the interval");
 
-        log.crowded = true;
+        log.saveIntervalShare = 0;
         admit(quiet, 3);
         quiet.handledUpTo(3, false);
-        assertEquals(1, log.saved.size(), "a crowded log makes agents save at once");
+        assertEquals(1, log.saved.size(), "a log at its bound makes agents save at once");
         assertEquals(3, log.last().handledSeq());
     }
 
