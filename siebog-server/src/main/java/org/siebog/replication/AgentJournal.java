@@ -19,6 +19,8 @@ import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Journal;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.Origin;
+import org.siebog.delivery.ReceiverCounters;
+import org.siebog.delivery.ReplyInboxes;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 
@@ -50,7 +52,8 @@ public final class AgentJournal implements Journal, Origin {
     private final Map<String, DedupWindow> admitted = new HashMap<>();
     /** Identities of the messages up to {@code savedUpTo}: what a saved record holds. */
     private final Map<String, DedupWindow> handled = new HashMap<>();
-    private final Map<String, Long> sent;
+    /** This agent's counters per receiver, bounded; saved with every record. */
+    private final ReceiverCounters sent;
     private final long incarnation;
     private long nextSeq;
     private long savedUpTo;
@@ -113,14 +116,14 @@ public final class AgentJournal implements Journal, Origin {
             admitted.put(origin, window.copy());
             handled.put(origin, window.copy());
         });
-        this.sent = new HashMap<>(record.sent());
+        this.sent = ReceiverCounters.restored(record.sent());
         this.savedUpTo = record.handledSeq();
         this.nextSeq = nextSeq;
     }
 
     /** For an agent about to start: messages admitted meanwhile are logged and wait for it. */
     public static AgentJournal starting(AID aid, Agent agent, ReplicationLog log) {
-        return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), Map.of(),
+        return new AgentJournal(aid, agent, log, new AgentRecord(new byte[0], 0, Map.of(), ReceiverCounters.Saved.NONE,
                 ThreadLocalRandom.current().nextLong(), List.of()), 0);
     }
 
@@ -128,7 +131,7 @@ public final class AgentJournal implements Journal, Origin {
     public void started() {
         AgentRecord first;
         synchronized (this) {
-            first = new AgentRecord(agent.saveState(), 0, Map.of(), Map.copyOf(sent), incarnation, rangesAfter(0));
+            first = new AgentRecord(agent.saveState(), 0, Map.of(), sent.saved(), incarnation, rangesAfter(0));
         }
         log.saveNow(aid, first);
     }
@@ -142,6 +145,9 @@ public final class AgentJournal implements Journal, Origin {
         long last = pending.isEmpty() ? record.handledSeq() : pending.get(pending.size() - 1).seq();
         AgentJournal journal = new AgentJournal(aid, agent, log, record, last);
         for (Envelope e : pending) {
+            if (e.id().isUnnumbered()) {
+                continue;
+            }
             journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
         }
         journal.replayedUnsaved.addAll(pending);
@@ -173,9 +179,14 @@ public final class AgentJournal implements Journal, Origin {
         return List.copyOf(replayedUnsaved); // before the agent runs, no save has covered any
     }
 
+    /**
+     * An unnumbered identity is never a repeat: only reply inboxes are sent those, and no agent can
+     * take a reply inbox's name. Were one to reach an agent anyway, handling it is the lesser harm
+     * (counter 0 is below every window, so it would otherwise be dropped as seen).
+     */
     @Override
     public synchronized boolean seen(MessageId id) {
-        if (id == null) {
+        if (id == null || id.isUnnumbered()) {
             return false;
         }
         DedupWindow window = admitted.get(id.origin());
@@ -184,7 +195,7 @@ public final class AgentJournal implements Journal, Origin {
 
     @Override
     public synchronized boolean firstTime(MessageId id) {
-        return id == null || admitted.computeIfAbsent(id.origin(), o -> new DedupWindow()).add(id.counter());
+        return id == null || id.isUnnumbered() || admitted.computeIfAbsent(id.origin(), o -> new DedupWindow()).add(id.counter());
     }
 
     @Override
@@ -211,9 +222,17 @@ public final class AgentJournal implements Journal, Origin {
         return uncoveredBytes > SAVE_AFTER_BYTES ? 0 : (long) (SAVE_INTERVAL_NANOS * log.saveIntervalShare());
     }
 
+    /**
+     * Called on the agent's lane, from its handler: the counters, and which receiver they drop,
+     * follow the handler's sends only, so a replay from a saved record numbers them again as the
+     * lost run did. A reply inbox gets no counter (see {@link MessageId#unnumbered(String)}).
+     */
     @Override
     public synchronized MessageId next(AID receiver) {
-        return new MessageId(aid.toString(), sent.merge(receiver.toString(), 1L, Long::sum));
+        if (ReplyInboxes.nodeOf(receiver).isPresent()) {
+            return MessageId.unnumbered(aid.toString());
+        }
+        return new MessageId(aid.toString(), sent.next(receiver.toString()));
     }
 
     @Override
@@ -283,7 +302,7 @@ public final class AgentJournal implements Journal, Origin {
             }
             Map<String, DedupWindow> windows = new HashMap<>();
             handled.forEach((origin, window) -> windows.put(origin, window.copy()));
-            record = new AgentRecord(state, seq, windows, Map.copyOf(sent), incarnation, rangesAfter(seq));
+            record = new AgentRecord(state, seq, windows, sent.saved(), incarnation, rangesAfter(seq));
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
             savedUpTo = seq;
@@ -314,7 +333,7 @@ public final class AgentJournal implements Journal, Origin {
     }
 
     private void markHandled(MessageId id) {
-        if (id != null) {
+        if (id != null && !id.isUnnumbered()) {
             handled.computeIfAbsent(id.origin(), o -> new DedupWindow()).add(id.counter());
         }
     }
@@ -337,6 +356,18 @@ public final class AgentJournal implements Journal, Origin {
         List<LogRange> ranges = new ArrayList<>(inherited);
         ranges.add(here);
         return ranges;
+    }
+
+    /**
+     * How much this journal holds of what grows with the agents and callers it hears from or sends
+     * to (see {@link ReceiverCounters}): for tests, and for
+     * anyone looking into a node.
+     */
+    public record Footprint(int admittedOrigins, int handledOrigins, int receiverCounters) {
+    }
+
+    public synchronized Footprint footprint() {
+        return new Footprint(admitted.size(), handled.size(), sent.size());
     }
 
     /** The agent has stopped: its saved state goes, and its logged messages are no longer needed. */

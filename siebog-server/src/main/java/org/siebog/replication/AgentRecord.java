@@ -8,18 +8,23 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.siebog.delivery.ReceiverCounters;
 
 /**
  * What the {@code agent-state} cache keeps of a stateful agent: its state after handling inbox
  * positions up to {@code handledSeq}, the identities of the messages that state has handled, and how many
- * messages it has sent to each receiver (so a replayed handler sends under the same identities).
+ * messages it has sent to each receiver it holds a counter for, in the order that decides which is
+ * dropped next, with the floor the others are numbered on from (so a replayed handler sends under
+ * the same identities, {@link ReceiverCounters}).
  * {@code incarnation} tells this agent's logged messages from those of an earlier agent of the
  * same name (inbox positions start again at 1 for each). {@code ranges} say where in the inbox log
  * the messages after {@code handledSeq} are, so a takeover reads those segments only.
  */
-public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> handled, Map<String, Long> sent,
+public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> handled, ReceiverCounters.Saved sent,
         long incarnation, List<LogRange> ranges) {
 
     AgentRecord withRanges(List<LogRange> newRanges) {
@@ -43,11 +48,12 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
                     out.writeLong(run.last());
                 }
             }
-            out.writeInt(sent.size());
-            for (Map.Entry<String, Long> e : sent.entrySet()) {
+            out.writeInt(sent.entries().size());
+            for (Map.Entry<String, Long> e : sent.entries().entrySet()) { // least recently sent to first
                 out.writeUTF(e.getKey());
                 out.writeLong(e.getValue());
             }
+            out.writeLong(sent.floor());
             out.writeLong(incarnation);
             out.writeInt(ranges.size());
             for (LogRange r : ranges) {
@@ -75,10 +81,11 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
                 }
                 handled.put(origin, new DedupWindow(low, runs));
             }
-            Map<String, Long> sent = new HashMap<>();
+            Map<String, Long> counters = new LinkedHashMap<>();
             for (int i = in.readInt(); i > 0; i--) {
-                sent.put(in.readUTF(), in.readLong());
+                counters.put(in.readUTF(), in.readLong());
             }
+            ReceiverCounters.Saved sent = new ReceiverCounters.Saved(counters, in.readLong());
             long incarnation = in.readLong();
             List<LogRange> ranges = new ArrayList<>();
             for (int i = in.readInt(); i > 0; i--) {

@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.siebog.delivery.ReceiverCounters;
 import org.siebog.agent.AID;
 import org.siebog.agent.Agent;
 import org.siebog.agent.AgentContext;
@@ -134,7 +135,7 @@ class AgentJournalTest {
 
     @Test
     void aResumedAgentNamesItsEarlierHostsUntilASaveCoversWhatItReplayed() {
-        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), Map.of(), 7, List.of(LogRange.open("dead/boot", 30)));
+        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), ReceiverCounters.Saved.NONE, 7, List.of(LogRange.open("dead/boot", 30)));
         log.next = 50;
         AgentJournal journal = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of(envelope(11), envelope(12)));
         journal.moved();
@@ -155,7 +156,7 @@ class AgentJournalTest {
 
     @Test
     void aResumedAgentWithNothingToReplayNamesThisNodeOnly() {
-        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), Map.of(), 7, List.of(LogRange.open("dead/boot", 30)));
+        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), ReceiverCounters.Saved.NONE, 7, List.of(LogRange.open("dead/boot", 30)));
         log.next = 50;
         AgentJournal journal = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of());
         journal.moved();
@@ -182,7 +183,7 @@ class AgentJournalTest {
 
     @Test
     void replayedMessagesAreDuplicatesAtOnceAndInTheRecordOnceHandled() {
-        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), Map.of(), 7, List.of(LogRange.open("dead/boot", 30)));
+        AgentRecord saved = new AgentRecord(new byte[0], 10, Map.of(), ReceiverCounters.Saved.NONE, 7, List.of(LogRange.open("dead/boot", 30)));
         AgentJournal journal = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of(envelope(11), envelope(12)));
         assertTrue(journal.seen(new MessageId("sender/x", 111)));
         assertFalse(journal.firstTime(new MessageId("sender/x", 112)));
@@ -292,5 +293,45 @@ class AgentJournalTest {
         busy.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).content(large).build(), mailbox::add);
         busy.handledUpTo(2, false);
         assertEquals(1, log.saved.size(), "the large backlog is saved (and its segments dropped) without waiting");
+    }
+
+    @Test
+    void answersToReplyInboxesAreUnnumberedAndLeaveNothingInTheRecord() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        for (int i = 0; i < 100_000; i++) { // an agent answering 100,000 REST asks, each with an inbox of its own
+            AID inbox = new AID("reply-node1-" + java.util.UUID.randomUUID(), "siebog");
+            assertTrue(journal.next(inbox).isUnnumbered());
+        }
+        assertEquals(1, journal.next(AID.parse("b@siebog")).counter());
+        journal.started();
+        assertEquals(Map.of("b@siebog", 1L), log.last().sent().entries());
+    }
+
+    @Test
+    void anUnnumberedIdentityIsNeverTakenForARepeat() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        MessageId unnumbered = MessageId.unnumbered("sender/x");
+        assertTrue(journal.firstTime(unnumbered));
+        assertFalse(journal.seen(unnumbered));
+        assertTrue(journal.firstTime(unnumbered));
+    }
+
+    @Test
+    void theCountersInARecordAreBoundedAndAResumedAgentNumbersItsSendsAsTheLostRunDid() {
+        AgentJournal live = AgentJournal.starting(A, new StubAgent(), log);
+        int receivers = ReceiverCounters.MAX_RECEIVERS + 500;
+        for (int i = 0; i < 3 * receivers; i++) {
+            live.next(AID.parse("r" + (i % receivers) + "@siebog"));
+        }
+        admit(live, 1);
+        live.handledUpTo(1, true);
+        AgentRecord saved = AgentRecord.decode(log.last().encode()); // as a takeover reads it
+        assertEquals(ReceiverCounters.MAX_RECEIVERS, saved.sent().entries().size());
+
+        AgentJournal resumed = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of());
+        for (int i = 0; i < 5_000; i++) { // the handlers run after the save, and again on the survivor
+            AID receiver = AID.parse("r" + (i * 7 % 3_000) + "@siebog");
+            assertEquals(live.next(receiver), resumed.next(receiver));
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.siebog.delivery.ReceiverCounters;
 
 class DedupWindowTest {
 
@@ -81,14 +82,15 @@ class DedupWindowTest {
     void aRecordSurvivesItsEncoding() {
         DedupWindow window = new DedupWindow(7, List.of(new DedupWindow.Run(9, 10), new DedupWindow.Run(12, 12)));
         List<LogRange> ranges = List.of(new LogRange("node1/b1", 12, 50), LogRange.open("node2/b2", 3));
-        AgentRecord record = new AgentRecord(new byte[] {1, 2, 3}, 41, Map.of("a@siebog", window), Map.of("b@siebog", 5L), -3L, ranges);
+        AgentRecord record = new AgentRecord(new byte[] {1, 2, 3}, 41, Map.of("a@siebog", window),
+                new ReceiverCounters.Saved(Map.of("b@siebog", 5L), 4), -3L, ranges);
         AgentRecord back = AgentRecord.decode(record.encode());
         assertEquals(41, back.handledSeq());
         assertEquals(ranges, back.ranges());
         assertEquals(List.of((byte) 1, (byte) 2, (byte) 3), List.of(back.state()[0], back.state()[1], back.state()[2]));
         assertEquals(7, back.handled().get("a@siebog").low());
         assertEquals(window.runs(), back.handled().get("a@siebog").runs());
-        assertEquals(Map.of("b@siebog", 5L), back.sent());
+        assertEquals(new ReceiverCounters.Saved(Map.of("b@siebog", 5L), 4), back.sent());
         assertEquals(-3L, back.incarnation());
         assertFalse(back.handled().get("a@siebog").add(10));
         assertTrue(back.handled().get("a@siebog").add(8));

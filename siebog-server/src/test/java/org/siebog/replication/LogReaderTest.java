@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
+import org.siebog.delivery.ReceiverCounters;
 import org.siebog.agent.AID;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
@@ -56,7 +57,7 @@ class LogReaderTest {
     }
 
     private static AgentRecord record(long handledSeq, long incarnation, LogRange... ranges) {
-        return new AgentRecord(new byte[0], handledSeq, Map.of(), Map.of(), incarnation, List.of(ranges));
+        return new AgentRecord(new byte[0], handledSeq, Map.of(), ReceiverCounters.Saved.NONE, incarnation, List.of(ranges));
     }
 
     private static List<Long> seqs(List<Envelope> pending) {
