@@ -2,7 +2,6 @@ package org.siebog.replication;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,9 +48,9 @@ public final class AgentJournal implements Journal, Origin {
     private final ReplicationLog log;
 
     /** Identities admitted here (and replayed into the mailbox): what a live duplicate is checked against. */
-    private final Map<String, DedupWindow> admitted = new HashMap<>();
+    private final OriginWindows admitted;
     /** Identities of the messages up to {@code savedUpTo}: what a saved record holds. */
-    private final Map<String, DedupWindow> handled = new HashMap<>();
+    private final OriginWindows handled;
     /** This agent's counters per receiver, bounded; saved with every record. */
     private final ReceiverCounters sent;
     private final long incarnation;
@@ -112,10 +111,8 @@ public final class AgentJournal implements Journal, Origin {
         this.incarnation = record.incarnation();
         this.agent = agent;
         this.log = log;
-        record.handled().forEach((origin, window) -> {
-            admitted.put(origin, window.copy());
-            handled.put(origin, window.copy());
-        });
+        this.admitted = new OriginWindows().restore(record.handled());
+        this.handled = new OriginWindows().restore(record.handled());
         this.sent = ReceiverCounters.restored(record.sent());
         this.savedUpTo = record.handledSeq();
         this.nextSeq = nextSeq;
@@ -148,7 +145,7 @@ public final class AgentJournal implements Journal, Origin {
             if (e.id().isUnnumbered()) {
                 continue;
             }
-            journal.admitted.computeIfAbsent(e.id().origin(), o -> new DedupWindow()).add(e.id().counter());
+            journal.admitted.add(e.id());
         }
         journal.replayedUnsaved.addAll(pending);
         journal.resumedFrom = record;
@@ -189,13 +186,12 @@ public final class AgentJournal implements Journal, Origin {
         if (id == null || id.isUnnumbered()) {
             return false;
         }
-        DedupWindow window = admitted.get(id.origin());
-        return window != null && window.contains(id.counter());
+        return admitted.contains(id);
     }
 
     @Override
     public synchronized boolean firstTime(MessageId id) {
-        return id == null || id.isUnnumbered() || admitted.computeIfAbsent(id.origin(), o -> new DedupWindow()).add(id.counter());
+        return id == null || id.isUnnumbered() || admitted.add(id);
     }
 
     @Override
@@ -300,9 +296,7 @@ public final class AgentJournal implements Journal, Origin {
             while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {
                 markHandled(replayedUnsaved.poll().id());
             }
-            Map<String, DedupWindow> windows = new HashMap<>();
-            handled.forEach((origin, window) -> windows.put(origin, window.copy()));
-            record = new AgentRecord(state, seq, windows, sent.saved(), incarnation, rangesAfter(seq));
+            record = new AgentRecord(state, seq, handled.copy(), sent.saved(), incarnation, rangesAfter(seq));
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
             savedUpTo = seq;
@@ -334,7 +328,7 @@ public final class AgentJournal implements Journal, Origin {
 
     private void markHandled(MessageId id) {
         if (id != null && !id.isUnnumbered()) {
-            handled.computeIfAbsent(id.origin(), o -> new DedupWindow()).add(id.counter());
+            handled.add(id);
         }
     }
 
@@ -360,7 +354,7 @@ public final class AgentJournal implements Journal, Origin {
 
     /**
      * How much this journal holds of what grows with the agents and callers it hears from or sends
-     * to (see {@link ReceiverCounters}): for tests, and for
+     * to (each bounded, see {@link OriginWindows} and {@link ReceiverCounters}): for tests, and for
      * anyone looking into a node.
      */
     public record Footprint(int admittedOrigins, int handledOrigins, int receiverCounters) {

@@ -41,6 +41,7 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (Map.Entry<String, DedupWindow> e : handled.entrySet()) {
                 out.writeUTF(e.getKey());
                 out.writeLong(e.getValue().low());
+                out.writeLong(e.getValue().heardAt());
                 List<DedupWindow.Run> runs = e.getValue().runs();
                 out.writeInt(runs.size());
                 for (DedupWindow.Run run : runs) {
@@ -75,11 +76,12 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (int i = in.readInt(); i > 0; i--) {
                 String origin = in.readUTF();
                 long low = in.readLong();
+                long heardAt = in.readLong();
                 List<DedupWindow.Run> runs = new ArrayList<>();
                 for (int j = in.readInt(); j > 0; j--) {
                     runs.add(new DedupWindow.Run(in.readLong(), in.readLong()));
                 }
-                handled.put(origin, new DedupWindow(low, runs));
+                handled.put(origin, new DedupWindow(low, runs, heardAt));
             }
             Map<String, Long> counters = new LinkedHashMap<>();
             for (int i = in.readInt(); i > 0; i--) {

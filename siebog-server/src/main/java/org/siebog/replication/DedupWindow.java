@@ -11,6 +11,10 @@ import java.util.TreeMap;
  * Counters are handed out 1, 2, 3, ... but not every one is recorded (a message refused because
  * the mailbox was full is not: it may come again), so holes stay open; holding runs rather than
  * single counters keeps a window with holes as small as its number of holes.
+ *
+ * <p>{@code heardAt} is when a counter was last recorded (wall-clock milliseconds, so that it means
+ * the same on the node that takes the agent over): {@link OriginWindows} gives up windows that have
+ * heard nothing for longer than any repeat can come late.
  */
 final class DedupWindow {
 
@@ -22,14 +26,16 @@ final class DedupWindow {
     }
 
     private long low;
+    private long heardAt;
     /** Runs above {@code low + 1}, by first counter; never adjacent to each other or to {@code low}. */
     private final TreeMap<Long, Long> runs = new TreeMap<>();
 
     DedupWindow() {
     }
 
-    DedupWindow(long low, List<Run> runs) {
+    DedupWindow(long low, List<Run> runs, long heardAt) {
         this.low = low;
+        this.heardAt = heardAt;
         runs.forEach(r -> this.runs.put(r.first(), r.last()));
     }
 
@@ -73,6 +79,14 @@ final class DedupWindow {
         return low;
     }
 
+    long heardAt() {
+        return heardAt;
+    }
+
+    void heardAt(long millis) {
+        heardAt = Math.max(heardAt, millis);
+    }
+
     List<Run> runs() {
         List<Run> list = new ArrayList<>(runs.size());
         runs.forEach((first, last) -> list.add(new Run(first, last)));
@@ -82,6 +96,7 @@ final class DedupWindow {
     DedupWindow copy() {
         DedupWindow copy = new DedupWindow();
         copy.low = low;
+        copy.heardAt = heardAt;
         copy.runs.putAll(runs);
         return copy;
     }
