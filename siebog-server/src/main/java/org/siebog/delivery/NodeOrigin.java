@@ -15,16 +15,33 @@ import org.siebog.message.MessageId;
  */
 final class NodeOrigin implements Origin {
 
+    /**
+     * Receivers held in all: far more than an agent's {@link ReceiverCounters#MAX_RECEIVERS}, as
+     * every stateless agent of the node sends under this origin (a thousand stateless Receivers
+     * answering a thousand Senders) and the counters are in memory only, not in saved records. A
+     * receiver dropped before it is quiet is numbered on above a gap, which its window holds as one
+     * more run: at this size only a node sending to over 65,536 agents in turn pays that.
+     */
+    static final int MAX_RECEIVERS = 65_536;
+    /**
+     * Every posting thread and every stateless agent's send numbers here: one lock per stripe, not
+     * one for the node. A receiver always falls in the same stripe, whose floor covers every counter
+     * it was given there, so its numbering still only goes up.
+     */
+    private static final int STRIPES = 16;
+
     private final String name;
-    private final ReceiverCounters counters;
+    private final ReceiverCounters[] stripes = new ReceiverCounters[STRIPES];
 
     NodeOrigin(String node) {
-        this(node, new ReceiverCounters());
+        this(node, MAX_RECEIVERS);
     }
 
-    NodeOrigin(String node, ReceiverCounters counters) {
+    NodeOrigin(String node, int maxReceivers) {
         this.name = node + "/" + UUID.randomUUID();
-        this.counters = counters;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReceiverCounters(Math.max(1, maxReceivers / STRIPES));
+        }
     }
 
     @Override
@@ -32,17 +49,22 @@ final class NodeOrigin implements Origin {
         if (ReplyInboxes.nodeOf(receiver).isPresent()) {
             return MessageId.unnumbered(name);
         }
+        ReceiverCounters stripe = stripes[Math.floorMod(receiver.hashCode(), STRIPES)];
         long counter;
-        synchronized (counters) { // every posting thread of the node: a short, uncontended section next to a post
-            counter = counters.next(receiver.toString());
+        synchronized (stripe) {
+            counter = stripe.next(receiver.toString());
         }
         return new MessageId(name, counter);
     }
 
-    /** Receivers numbered and held now (at most {@link ReceiverCounters#MAX_RECEIVERS}). */
+    /** Receivers numbered and held now (at most {@link #MAX_RECEIVERS}). */
     int receivers() {
-        synchronized (counters) {
-            return counters.size();
+        int held = 0;
+        for (ReceiverCounters stripe : stripes) {
+            synchronized (stripe) {
+                held += stripe.size();
+            }
         }
+        return held;
     }
 }
