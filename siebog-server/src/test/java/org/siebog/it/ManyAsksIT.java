@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 
 import org.infinispan.Cache;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.siebog.agent.AID;
+import org.siebog.agentmanager.AgentManager;
 import org.siebog.delivery.AgentHost;
 import org.siebog.directory.StringCaches;
 import org.siebog.it.SiebogApi.Reply;
@@ -69,6 +71,9 @@ class ManyAsksIT {
 
     @Inject
     AgentHost host;
+
+    @EJB(lookup = AgentManager.JNDI_NAME)
+    AgentManager agents;
 
     /** The server's measure after the warm-up, kept for the last step (same deployment, same class). */
     private static Footprint afterWarmUp;
@@ -113,6 +118,7 @@ class ManyAsksIT {
     @Order(4)
     void theRecordAndTheMapsHaveNotGrown() {
         Footprint after = footprintOnceSaved(ASKS);
+        agents.stop(AID.parse(SiebogApi.aid(NAME))); // the test server goes on to other tests
         LOG.info("after " + ASKS + " asks: " + after + " (after " + WARM_UP + ": " + afterWarmUp + ")");
         assertEquals(0, after.sentCounters(), "the agent keeps no counter for the asks' reply inboxes");
         assertEquals(afterWarmUp.handledOrigins(), after.handledOrigins(), "origins in the record");

@@ -334,4 +334,26 @@ class AgentJournalTest {
             assertEquals(live.next(receiver), resumed.next(receiver));
         }
     }
+
+    @Test
+    void aReceiverTheSenderDroppedTellsItsRepeatsFromItsNewMessages() {
+        AgentJournal sender = AgentJournal.starting(A, new StubAgent(), log);
+        AgentJournal receiver = AgentJournal.starting(AID.parse("b@siebog"), new StubAgent(), new FakeLog());
+        AID b = AID.parse("b@siebog");
+        List<MessageId> toB = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 5; i++) {
+                toB.add(sender.next(b));
+            }
+            for (int i = 0; i < 2 * ReceiverCounters.MAX_RECEIVERS; i++) { // b is dropped each round
+                sender.next(AID.parse("other" + i + "@siebog"));
+            }
+        }
+        for (MessageId id : toB) {
+            assertTrue(receiver.firstTime(id), id + " is new to b");
+        }
+        for (MessageId id : toB) {
+            assertTrue(receiver.seen(id), id + " again is a repeat");
+        }
+    }
 }
