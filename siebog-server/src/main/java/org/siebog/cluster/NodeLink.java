@@ -37,10 +37,14 @@ final class NodeLink implements Runnable {
     private static final long MAX_QUEUED_BYTES = Long.getLong("siebog.cluster.max-link-bytes", 64L << 20);
 
     /** {@code bytes}: the message's estimated size, computed once for the link's bound and its batches. */
-    record Outgoing(AID receiver, MessageId id, ACLMessage message, CompletableFuture<Void> admitted, long bytes) {
+    record Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes) {
+
+        AID receiver() {
+            return delivery.receiver();
+        }
     }
 
-    private static final Outgoing CLOSE = new Outgoing(null, null, null, null, 0);
+    private static final Outgoing CLOSE = new Outgoing(null, null, 0);
 
     private final String node;
     private final ClusterNode cluster;
@@ -71,7 +75,7 @@ final class NodeLink implements Runnable {
                     + MAX_QUEUED_BYTES + " bytes, siebog.cluster.max-link-bytes); nothing was sent, try again shortly"));
             return admitted;
         }
-        send(new Outgoing(receiver, id, message, admitted, bytes));
+        send(new Outgoing(new NodeOp.Delivery(receiver, id, message), admitted, bytes));
         return admitted;
     }
 
@@ -129,12 +133,8 @@ final class NodeLink implements Runnable {
     }
 
     private void send(List<Outgoing> batch) {
-        request.reset().op(Wire.Op.DELIVER).integer(batch.size());
-        for (Outgoing o : batch) {
-            request.aid(o.receiver()).string(o.id().origin()).int64(o.id().counter())
-                    .sharedMessage(o.message());
-        }
-        cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
+        byte[] deliver = new NodeOp.Deliver(batch.stream().map(Outgoing::delivery).toList()).write(request);
+        cluster.request(node, deliver).whenComplete((answer, failure) -> {
             if (failure != null) {
                 // Unanswered: the node left (or timed out); the messages may or may not have been
                 // admitted there. Sent again to where their receivers are now, the receiver drops
@@ -143,7 +143,7 @@ final class NodeLink implements Runnable {
                 return;
             }
             try {
-                Wire.Reader outcomes = new Wire.Reader(answer, 0, answer.length);
+                Wire.Reader outcomes = NodeAnswer.reader(answer);
                 for (Outgoing o : batch) {
                     SiebogException refusal = outcomes.outcome();
                     if (refusal == null) {

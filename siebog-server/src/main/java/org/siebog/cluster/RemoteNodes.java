@@ -101,21 +101,21 @@ public class RemoteNodes {
      * refusal); {@code device} is where a client agent runs (its proxy goes on {@code node}).
      */
     public void start(String node, String agentClass, String name, Map<String, String> args, boolean pinned, String device) {
-        call(node, new Wire.Writer().op(Wire.Op.START).string(agentClass).string(name).map(args).bool(pinned).string(device));
+        call(node, new NodeOp.StartAgent(agentClass, name, args, pinned, device));
     }
 
     /** Sends a frame to a device connected to {@code node}; in order with this node's other pushes there. */
     public void pushToDevice(String node, String device, String frame) {
-        tell(node, new Wire.Writer().op(Wire.Op.PUSH).string(device).string(frame));
+        tell(node, new NodeOp.PushToDevice(device, frame));
     }
 
     /** Passes a device's report ({@code op}: started, ack, ...) to the node holding the agent's proxy. */
     public void deviceEvent(String node, AID aid, String device, String op, long seq, String detail) {
-        tell(node, new Wire.Writer().op(Wire.Op.DEVICE_EVENT).aid(aid).string(device).string(op).int64(seq).string(detail));
+        tell(node, new NodeOp.DeviceEvent(aid, device, op, seq, detail));
     }
 
     /** A request whose answer nobody waits for: a failure is only logged (the device sweep repairs what it affects). */
-    private void tell(String node, Wire.Writer request) {
+    private void tell(String node, NodeOp request) {
         cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
             if (failure != null) {
                 LOG.log(Level.FINE, "a device request to " + node + " failed", failure);
@@ -125,10 +125,10 @@ public class RemoteNodes {
 
     /** Stops an agent (or a balanced agent's instance) on {@code node}. */
     public void stop(String node, AID aid, boolean unregister) {
-        call(node, new Wire.Writer().op(Wire.Op.STOP).aid(aid).bool(unregister));
+        call(node, new NodeOp.StopAgent(aid, unregister));
     }
 
-    private void call(String node, Wire.Writer request) {
+    private void call(String node, NodeOp request) {
         byte[] answer;
         try {
             answer = cluster.request(node, request.toBytes()).get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
@@ -142,7 +142,7 @@ public class RemoteNodes {
         }
         SiebogException refusal;
         try {
-            refusal = new Wire.Reader(answer, 0, answer.length).outcome();
+            refusal = NodeAnswer.reader(answer).outcome();
         } catch (IOException e) {
             throw new RemoteNodeException(node, "its answer was unreadable: " + e);
         }

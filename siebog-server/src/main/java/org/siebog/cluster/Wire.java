@@ -23,8 +23,9 @@ import org.siebog.message.Performative;
 import org.siebog.platform.SiebogException;
 
 /**
- * The bytes between nodes: a request is an {@link Op} and its fields; strings are length-prefixed
- * UTF-8 (message contents can exceed {@code writeUTF}'s 64 KiB). An ACL message travels as its
+ * The values between nodes, which {@link NodeOp}s and {@link NodeAnswer}s are written in (and,
+ * under a format version of their own, inbox segments): strings are length-prefixed UTF-8
+ * (message contents can exceed {@code writeUTF}'s 64 KiB). An ACL message travels as its
  * fields in order, not as JSON: nodes of one build read what they wrote, and every message that
  * crosses the cluster is written and read once. A refusal travels as its kind, status and text
  * ({@link Refusal}), rebuilt by the caller's node (a full mailbox stays a 503, a taken name a 409):
@@ -32,21 +33,7 @@ import org.siebog.platform.SiebogException;
  */
 public final class Wire {
 
-    public enum Op {
-        /** Messages for agents on the receiving node, in order. */
-        DELIVER,
-        /** Start an agent on the receiving node. */
-        START,
-        /** Stop an agent on the receiving node. */
-        STOP,
-        /** A frame for a device whose socket is on the receiving node. */
-        PUSH,
-        /** A device's report about a client agent whose proxy is on the receiving node. */
-        DEVICE_EVENT
-    }
-
     private static final Performative[] PERFORMATIVES = Performative.values();
-    private static final Op[] OPS = Op.values();
 
     /**
      * AIDs read from other nodes, by their text: every message between nodes names three or four,
@@ -90,10 +77,6 @@ public final class Wire {
                 shared.clear();
             }
             return this;
-        }
-
-        public Writer op(Op op) {
-            return octet(op.ordinal());
         }
 
         public Writer string(String s) {
@@ -219,7 +202,8 @@ public final class Wire {
             return this;
         }
 
-        private Writer octet(int b) {
+        /** One byte, 0 to 255: versions and codes. */
+        public Writer octet(int b) {
             room(1);
             buffer[size++] = (byte) b;
             return this;
@@ -244,14 +228,6 @@ public final class Wire {
             this.buffer = buffer;
             this.at = offset;
             this.end = offset + length;
-        }
-
-        public Op op() throws IOException {
-            int op = octet();
-            if (op >= OPS.length) {
-                throw new IOException("unknown request " + op);
-            }
-            return OPS[op];
         }
 
         public String string() throws IOException {
@@ -348,7 +324,8 @@ public final class Wire {
             return Refusal.rebuild(kind, status, string());
         }
 
-        private int octet() throws IOException {
+        /** One byte, 0 to 255. */
+        public int octet() throws IOException {
             return Byte.toUnsignedInt(buffer[take(1)]);
         }
 

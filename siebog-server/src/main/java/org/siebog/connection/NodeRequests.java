@@ -3,7 +3,6 @@ package org.siebog.connection;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -17,14 +16,13 @@ import org.jgroups.BytesMessage;
 import org.jgroups.Message;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.Response;
-import org.siebog.agent.AID;
 import org.siebog.agentmanager.LocalAgents;
 import org.siebog.cluster.RemoteNodeException;
+import org.siebog.cluster.NodeAnswer;
+import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.device.WebClientManagerBean;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.MessageId;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -65,66 +63,47 @@ public class NodeRequests implements RequestHandler {
             if (!(message instanceof BytesMessage) || message.isFlagSet(Message.Flag.SERIALIZED)) {
                 throw new IOException("a " + message.getClass().getSimpleName() + " where Siebog's nodes send plain bytes");
             }
-            serve(new Wire.Reader(message.getArray(), message.getOffset(), message.getLength()), response);
+            serve(NodeOp.read(new Wire.Reader(message.getArray(), message.getOffset(), message.getLength())), response);
         } catch (IOException | RuntimeException e) {
+            // Another build's node (a version or operation this one does not know) or a garbled request.
             LOG.log(Level.WARNING, "refused an unreadable request from " + message.getSrc() + ": " + e);
             if (response != null) {
-                response.send(new Wire.Writer().outcome(new RemoteNodeException("its request was unreadable: " + e)).toBytes(), false);
+                response.send(NodeAnswer.of(new RemoteNodeException("its request was unreadable: " + e.getMessage())), false);
             }
         }
     }
 
-    private void serve(Wire.Reader request, Response response) throws IOException {
-        switch (request.op()) {
-            case DELIVER -> deliver(request, response);
-            case START -> {
-                String agentClass = request.string();
-                String name = request.string();
-                Map<String, String> args = request.map();
-                boolean pinned = request.bool();
-                String device = request.string();
-                workers.execute(() -> response.send(answer(() -> local.start(agentClass, name, args, pinned, device)), false));
-            }
-            case PUSH -> {
-                String device = request.string();
-                webClients.pushFromNode(device, request.string());
-                response.send(answer(() -> { }), false);
-            }
-            case DEVICE_EVENT -> {
-                AID aid = request.aid();
-                String device = request.string();
-                String op = request.string();
-                long seq = request.int64();
-                String detail = request.string();
-                webClients.toProxy(aid, device, op, seq, detail);
-                response.send(answer(() -> { }), false);
-            }
-            case STOP -> {
-                AID aid = request.aid();
-                boolean unregister = request.bool();
-                workers.execute(() -> response.send(answer(() -> local.stop(aid, unregister)), false));
-            }
+    private void serve(NodeOp request, Response response) {
+        if (request instanceof NodeOp.Deliver deliver) {
+            deliver(deliver, response);
+        } else if (request instanceof NodeOp.StartAgent start) {
+            workers.execute(() -> response.send(answer(() -> local.start(start.agentClass(), start.name(), start.args(), start.pinned(),
+                    start.device())), false));
+        } else if (request instanceof NodeOp.StopAgent stop) {
+            workers.execute(() -> response.send(answer(() -> local.stop(stop.aid(), stop.unregister())), false));
+        } else if (request instanceof NodeOp.PushToDevice push) {
+            webClients.pushFromNode(push.device(), push.frame());
+            response.send(answer(() -> { }), false);
+        } else if (request instanceof NodeOp.DeviceEvent event) {
+            webClients.toProxy(event.aid(), event.device(), event.op(), event.seq(), event.detail());
+            response.send(answer(() -> { }), false);
         }
     }
 
     /** Admits each message in order; answers once all are logged, one outcome per message. */
-    private void deliver(Wire.Reader request, Response response) throws IOException {
-        int n = request.integer();
-        List<CompletableFuture<Void>> admissions = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            AID receiver = request.aid();
-            MessageId id = new MessageId(request.string(), request.int64());
-            ACLMessage message = request.sharedMessage();
+    private void deliver(NodeOp.Deliver request, Response response) {
+        List<CompletableFuture<Void>> admissions = new ArrayList<>(request.deliveries().size());
+        for (NodeOp.Delivery d : request.deliveries()) {
             CompletableFuture<Void> admitted;
             try {
-                admitted = router.admitHere(receiver, id, message);
+                admitted = router.admitHere(d.receiver(), d.id(), d.message());
             } catch (SiebogException refusal) {
                 admitted = CompletableFuture.failedFuture(refusal);
             }
             admissions.add(admitted);
         }
         CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
-            Wire.Writer answer = new Wire.Writer();
+            Wire.Writer answer = NodeAnswer.writer();
             for (CompletableFuture<Void> admitted : admissions) {
                 answer.outcome(refusalOf(admitted));
             }
@@ -151,6 +130,6 @@ public class NodeRequests implements RequestHandler {
             LOG.log(Level.WARNING, "a request from another node failed", e);
             refusal = new RemoteNodeException("the node failed: " + e);
         }
-        return new Wire.Writer().outcome(refusal).toBytes();
+        return NodeAnswer.of(refusal);
     }
 }

@@ -16,9 +16,14 @@ import org.siebog.message.MessageId;
  * inbox position, its identity and the message, in the binary form messages take between nodes
  * ({@link Wire}); a message to several agents of the node is written once per segment. Segments
  * are read only by nodes of the same build, after a crash; writing every admitted message as JSON
- * instead was the largest single cost of a busy stateful agent's node.
+ * instead was the largest single cost of a busy stateful agent's node. The stored format has a
+ * version of its own ({@link #FORMAT}, the segment's first byte), apart from the node protocol's:
+ * what is stored and what crosses the network change for different reasons.
  */
 final class SegmentCodec {
+
+    /** The stored format's version; raised whenever what a segment holds per message changes. */
+    static final int FORMAT = 1;
 
     /** One message read back from a segment. */
     record Entry(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
@@ -33,7 +38,7 @@ final class SegmentCodec {
 
     /** @param out a writer the caller keeps from segment to segment, emptied here */
     static byte[] encode(List<LoggedMessage> messages, Wire.Writer out) {
-        out.reset();
+        out.reset().octet(FORMAT);
         for (LoggedMessage m : messages) {
             out.aid(m.aid()).int64(m.incarnation()).int64(m.seq()).string(m.id().origin()).int64(m.id().counter())
                     .sharedMessage(m.message());
@@ -45,6 +50,10 @@ final class SegmentCodec {
         List<Entry> entries = new ArrayList<>();
         Wire.Reader in = new Wire.Reader(segment, 0, segment.length);
         try {
+            int format = in.octet();
+            if (format != FORMAT) {
+                throw new IOException("inbox segment format " + format + " (this node reads format " + FORMAT + ")");
+            }
             while (!in.atEnd()) {
                 AID aid = in.aid();
                 long incarnation = in.int64();

@@ -29,10 +29,9 @@ class WireTest {
     @Test
     void fieldsComeBackInOrder() throws Exception {
         String big = "x".repeat(100_000); // beyond writeUTF's 64 KiB
-        byte[] bytes = new Wire.Writer().op(Wire.Op.START).string("Ping").string(null).string(big)
+        byte[] bytes = new Wire.Writer().string("Ping").string(null).string(big)
                 .map(Map.of("pong", "pong@siebog")).integer(42).bool(true).toBytes();
         Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
-        assertEquals(Wire.Op.START, in.op());
         assertEquals("Ping", in.string());
         assertNull(in.string());
         assertEquals(big, in.string());
@@ -109,10 +108,7 @@ class WireTest {
     }
 
     @Test
-    void anUnknownRequestOrPerformativeIsAnErrorNotAnIndexOutOfBounds() {
-        byte[] op = new Wire.Writer().bool(true).toBytes(); // 1 is an op; 200 is not
-        op[0] = (byte) 200;
-        assertThrows(IOException.class, () -> new Wire.Reader(op, 0, op.length).op());
+    void anUnknownPerformativeIsAnErrorNotAnIndexOutOfBounds() {
         byte[] message = new Wire.Writer().message(ACLMessage.builder(Performative.INFORM).receiver(AID.parse("b@siebog")).build()).toBytes();
         message[0] = (byte) 99;
         assertThrows(IOException.class, () -> new Wire.Reader(message, 0, message.length).message());
@@ -158,10 +154,10 @@ class WireTest {
     @Test
     void aResetWriterWritesWhatAFreshOneWrites() {
         Wire.Writer reused = new Wire.Writer();
-        byte[] fresh = new Wire.Writer().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes();
+        byte[] fresh = new Wire.Writer().aid(AID.parse("a@siebog")).bool(true).toBytes();
         for (int grownBy : new int[] {1_000, 3_000_000}) { // past the first size, and past what a writer keeps
             reused.string("x".repeat(grownBy)).int64(1);
-            assertArrayEquals(fresh, reused.reset().op(Wire.Op.STOP).aid(AID.parse("a@siebog")).bool(true).toBytes());
+            assertArrayEquals(fresh, reused.reset().aid(AID.parse("a@siebog")).bool(true).toBytes());
             reused.reset();
         }
     }

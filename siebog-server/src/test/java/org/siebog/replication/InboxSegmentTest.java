@@ -3,8 +3,10 @@ package org.siebog.replication;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,6 +43,15 @@ class InboxSegmentTest {
         assertEquals(B, back.get(1).aid());
         assertEquals(-2, back.get(1).incarnation());
         assertEquals(5, back.get(1).envelope().seq());
+    }
+
+    @Test
+    void aSegmentOfAnotherFormatIsRefusedByName() {
+        byte[] segment = SegmentCodec.encode(List.of(logged(A, 1, 1, "x")), new Wire.Writer());
+        assertEquals(SegmentCodec.FORMAT, segment[0], "a segment starts with its format's version");
+        segment[0] = 7;
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> SegmentCodec.decode(segment));
+        assertEquals("inbox segment format 7 (this node reads format 1)", e.getCause().getMessage());
     }
 
     @Test

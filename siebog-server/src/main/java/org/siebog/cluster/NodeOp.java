@@ -1,0 +1,175 @@
+package org.siebog.cluster;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.MessageId;
+
+/**
+ * What one node asks of another: the whole node-to-node protocol, one type per operation, each
+ * writing and reading its own fields ({@link Wire} writes the values). Every request starts with the
+ * protocol's {@link #VERSION} and the operation's code; a node that reads another version or an
+ * unknown code refuses the request whole, says which it got, and logs it (see
+ * {@code NodeRequests}). The answers are {@link NodeAnswer}s.
+ *
+ * <p>The nodes of one cluster run one build; the version is there so that a node of another build
+ * that got the cluster secret is refused clearly rather than misread.
+ */
+public sealed interface NodeOp {
+
+    /** The version of the protocol this build speaks; raised whenever any operation's fields change. */
+    int VERSION = 1;
+
+    /** Its code on the wire: never reused for another operation. */
+    int code();
+
+    /** Its fields, after the version and the code. */
+    void writeFields(Wire.Writer out);
+
+    /** The request's bytes, written into {@code out} (emptied first: a sending thread keeps its writer). */
+    default byte[] write(Wire.Writer out) {
+        out.reset().octet(VERSION).octet(code());
+        writeFields(out);
+        return out.toBytes();
+    }
+
+    default byte[] toBytes() {
+        return write(new Wire.Writer());
+    }
+
+    /** Reads a whole request; a version or code this node does not know is an {@link IOException} naming it. */
+    static NodeOp read(Wire.Reader in) throws IOException {
+        int version = in.octet();
+        if (version != VERSION) {
+            throw new IOException("node protocol version " + version + " (this node speaks version " + VERSION
+                    + "; the cluster's nodes must run one build)");
+        }
+        int code = in.octet();
+        return switch (code) {
+            case Deliver.CODE -> Deliver.readFields(in);
+            case StartAgent.CODE -> StartAgent.readFields(in);
+            case StopAgent.CODE -> StopAgent.readFields(in);
+            case PushToDevice.CODE -> PushToDevice.readFields(in);
+            case DeviceEvent.CODE -> DeviceEvent.readFields(in);
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 5)");
+        };
+    }
+
+    /** One message for one agent on the receiving node, under its sender's identity for it. */
+    record Delivery(AID receiver, MessageId id, ACLMessage message) {
+    }
+
+    /**
+     * Messages for agents on the receiving node, admitted in this order; answered with one outcome
+     * per message. A message instance sent to several receivers in one batch is written once.
+     */
+    record Deliver(List<Delivery> deliveries) implements NodeOp {
+        static final int CODE = 1;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.integer(deliveries.size());
+            for (Delivery d : deliveries) {
+                out.aid(d.receiver()).string(d.id().origin()).int64(d.id().counter()).sharedMessage(d.message());
+            }
+        }
+
+        static Deliver readFields(Wire.Reader in) throws IOException {
+            int n = in.integer();
+            if (n < 0) {
+                throw new IOException("a delivery of " + n + " messages");
+            }
+            // Not sized by n: a list grows with what is really there, a made-up count costs nothing.
+            List<Delivery> deliveries = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                deliveries.add(new Delivery(in.aid(), new MessageId(in.string(), in.int64()), in.sharedMessage()));
+            }
+            return new Deliver(deliveries);
+        }
+    }
+
+    /** Start an agent on the receiving node ({@code device}: where a client agent runs; its proxy is on that node). */
+    record StartAgent(String agentClass, String name, Map<String, String> args, boolean pinned, String device) implements NodeOp {
+        static final int CODE = 2;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.string(agentClass).string(name).map(args).bool(pinned).string(device);
+        }
+
+        static StartAgent readFields(Wire.Reader in) throws IOException {
+            return new StartAgent(in.string(), in.string(), in.map(), in.bool(), in.string());
+        }
+    }
+
+    /** Stop an agent (or a balanced agent's instance) on the receiving node. */
+    record StopAgent(AID aid, boolean unregister) implements NodeOp {
+        static final int CODE = 3;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.aid(aid).bool(unregister);
+        }
+
+        static StopAgent readFields(Wire.Reader in) throws IOException {
+            return new StopAgent(in.aid(), in.bool());
+        }
+    }
+
+    /** A frame for a device whose socket is on the receiving node. */
+    record PushToDevice(String device, String frame) implements NodeOp {
+        static final int CODE = 4;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.string(device).string(frame);
+        }
+
+        static PushToDevice readFields(Wire.Reader in) throws IOException {
+            return new PushToDevice(in.string(), in.string());
+        }
+    }
+
+    /** A device's report ({@code op}: started, ack, ...) about a client agent whose proxy is on the receiving node. */
+    record DeviceEvent(AID aid, String device, String op, long seq, String detail) implements NodeOp {
+        static final int CODE = 5;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.aid(aid).string(device).string(op).int64(seq).string(detail);
+        }
+
+        static DeviceEvent readFields(Wire.Reader in) throws IOException {
+            return new DeviceEvent(in.aid(), in.string(), in.string(), in.int64(), in.string());
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package org.siebog.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.siebog.agent.AID;
+import org.siebog.message.ACLMessage;
+import org.siebog.message.MailboxFullException;
+import org.siebog.message.MessageId;
+import org.siebog.message.Performative;
+import org.siebog.platform.SiebogException;
+
+/** Every node operation reads back what it wrote, behind the protocol's version; unknown versions and codes are refused by name. */
+class NodeOpTest {
+
+    private static final AID A = AID.parse("a@siebog");
+    private static final AID B = AID.parse("b@siebog");
+
+    private static NodeOp roundTrip(NodeOp op) throws IOException {
+        byte[] bytes = op.toBytes();
+        assertEquals(NodeOp.VERSION, bytes[0], "every request starts with the protocol's version");
+        assertEquals(op.code(), bytes[1], "then the operation's code");
+        Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
+        NodeOp back = NodeOp.read(in);
+        assertTrue(in.atEnd(), "an operation reads exactly what it wrote");
+        return back;
+    }
+
+    @Test
+    void everyOperationComesBackEqual() throws IOException {
+        List<NodeOp> ops = List.of(
+                new NodeOp.StartAgent("Ping", "ping", Map.of("pong", "pong@siebog"), true, null),
+                new NodeOp.StartAgent("Echo", "e1", Map.of(), false, "device-7"),
+                new NodeOp.StopAgent(A, true),
+                new NodeOp.PushToDevice("device-7", "{\"op\":\"deliver\"}"),
+                new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null));
+        for (NodeOp op : ops) {
+            assertEquals(op, roundTrip(op));
+        }
+    }
+
+    @Test
+    void aDeliveryKeepsItsOrderAndWritesAMessageToManyOnce() throws IOException {
+        ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).sender(A).receiver(A).receiver(B).content("x".repeat(10_000)).build();
+        ACLMessage other = ACLMessage.builder(Performative.REQUEST).receiver(B).content("second").build();
+        NodeOp.Deliver deliver = new NodeOp.Deliver(List.of(
+                new NodeOp.Delivery(A, new MessageId("node1/boot", 1), toBoth),
+                new NodeOp.Delivery(B, new MessageId("node1/boot", 1), toBoth),
+                new NodeOp.Delivery(B, new MessageId("c@siebog", 9), other)));
+        byte[] bytes = deliver.toBytes();
+        assertTrue(bytes.length < 10_000 * 2, "the shared message is written once: " + bytes.length + " bytes");
+
+        NodeOp.Deliver back = (NodeOp.Deliver) roundTrip(deliver);
+        assertEquals(deliver, back);
+        assertSame(back.deliveries().get(0).message(), back.deliveries().get(1).message(), "read back as one instance");
+    }
+
+    @Test
+    void anotherVersionIsRefusedByName() {
+        byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
+        bytes[0] = 2;
+        IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
+        assertEquals("node protocol version 2 (this node speaks version 1; the cluster's nodes must run one build)", e.getMessage());
+    }
+
+    @Test
+    void anUnknownOperationIsRefusedByName() {
+        for (int code : new int[] {0, 6, 200}) {
+            byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
+            bytes[1] = (byte) code;
+            IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
+            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 5)", e.getMessage());
+        }
+    }
+
+    @Test
+    void aTruncatedOrMadeUpRequestIsAnErrorNotGarbage() {
+        byte[] bytes = new NodeOp.PushToDevice("device-7", "frame").toBytes();
+        assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length - 1)));
+        assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, 0)));
+        // A delivery that claims two billion messages and holds none: read until the bytes end, nothing sized by the claim.
+        byte[] claims = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(Integer.MAX_VALUE).toBytes();
+        assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(claims, 0, claims.length)));
+        byte[] negative = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(-1).toBytes();
+        assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(negative, 0, negative.length)));
+    }
+
+    @Test
+    void answersCarryTheVersionToo() throws IOException {
+        MailboxFullException full = new MailboxFullException(B, 50);
+        byte[] answer = NodeAnswer.writer().outcome(null).outcome(full).toBytes();
+        assertEquals(NodeOp.VERSION, answer[0]);
+        Wire.Reader in = NodeAnswer.reader(answer);
+        assertNull(in.outcome());
+        SiebogException back = in.outcome();
+        assertInstanceOf(MailboxFullException.class, back);
+        assertEquals(full.getMessage(), back.getMessage());
+
+        answer[0] = 9;
+        IOException e = assertThrows(IOException.class, () -> NodeAnswer.reader(answer));
+        assertEquals("an answer in node protocol version 9 (this node speaks version 1)", e.getMessage());
+    }
+}
