@@ -20,6 +20,7 @@ import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.device.WebClientManager;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.platform.Setting;
 import org.siebog.replication.InboxJanitor;
 import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
@@ -57,7 +58,7 @@ public class Failover {
      * agents wait two seconds behind the others, and 32 at once still left 18 of them for a
      * second round.
      */
-    static final int PARALLELISM = Integer.getInteger("siebog.failover.parallelism", 128);
+    static final int PARALLELISM = Setting.FAILOVER_PARALLELISM.intValue();
 
     @Resource
     ManagedThreadFactory threads;

@@ -14,6 +14,7 @@ import java.util.logging.Logger;
 import org.siebog.agent.AID;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
+import org.siebog.platform.Setting;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -34,7 +35,7 @@ final class NodeLink implements Runnable {
      */
     private static final long MAX_BATCH_BYTES = 1L << 20;
     /** What may wait for this link, estimated ({@link ACLMessage#estimatedBytes()}); more is refused (503). */
-    private static final long MAX_QUEUED_BYTES = Long.getLong("siebog.cluster.max-link-bytes", 64L << 20);
+    private static final long MAX_QUEUED_BYTES = Setting.MAX_LINK_BYTES.longValue();
 
     /** {@code bytes}: the message's estimated size, computed once for the link's bound and its batches. */
     record Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes) {

@@ -11,6 +11,8 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.siebog.platform.Setting;
+
 /**
  * The threads agents run on: one {@link Lane} per core by default ({@code siebog.executor.lanes}),
  * each agent placed on one lane round-robin when it starts, and one timer thread for delayed posts.
@@ -30,7 +32,7 @@ public class AgentExecutor {
 
     @PostConstruct
     void start() {
-        lanes = new Lane[Integer.getInteger("siebog.executor.lanes", Runtime.getRuntime().availableProcessors())];
+        lanes = new Lane[Setting.EXECUTOR_LANES.intValue()];
         for (int i = 0; i < lanes.length; i++) {
             lanes[i] = new Lane();
             Thread thread = threadFactory.newThread(lanes[i]);

@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
+
+import org.siebog.platform.Setting;
 
 /**
  * Picks a device for a client agent at random, with probability proportional to its compute
@@ -23,19 +24,17 @@ import java.util.logging.Logger;
  */
 public final class ComputeUnitBalancer {
 
-    static final double DEFAULT_MAX_SHARE = 0.25;
+    static final double DEFAULT_MAX_SHARE = Double.parseDouble(Setting.DEVICE_MAX_SHARE.documentedDefault());
     /** How long the agents per device are counted forward from one reading of the directory (a read parses every entry). */
     static final long READ_HOSTED_EVERY_MS = 1_000;
     /** Room for rounding in share arithmetic (0.1 × 10 is not exactly 1). */
     private static final double EPSILON = 1e-9;
-    private static final Logger LOG = Logger.getLogger(ComputeUnitBalancer.class.getName());
 
     private final Random random;
     /** The client agents on each device now, as the directory says (device id → agents). */
     private final Supplier<Map<String, Long>> hostedNow;
     private Map<String, Long> hosted = new HashMap<>();
     private long hostedReadAt = Long.MIN_VALUE / 2;
-    private String badShare;
 
     public ComputeUnitBalancer(Random random, Supplier<Map<String, Long>> hostedNow) {
         this.random = random;
@@ -44,7 +43,7 @@ public final class ComputeUnitBalancer {
 
     /** Seeded by {@code -Dsiebog.device.placement-seed} when set, so a run can be repeated. */
     public static ComputeUnitBalancer fromSystemProperty(Supplier<Map<String, Long>> hostedNow) {
-        String seed = System.getProperty("siebog.device.placement-seed");
+        String seed = Setting.DEVICE_PLACEMENT_SEED.text().orElse(null);
         return new ComputeUnitBalancer(seed == null ? new Random() : new Random(Long.parseLong(seed)), hostedNow);
     }
 
@@ -115,23 +114,11 @@ public final class ComputeUnitBalancer {
 
     /** {@code siebog.device.max-share}, read at each placement; a value outside (0, 1] is reported once and the default used. */
     private double maxShare() {
-        String written = System.getProperty("siebog.device.max-share");
-        if (written == null) {
-            return DEFAULT_MAX_SHARE;
+        double share = Setting.DEVICE_MAX_SHARE.doubleValue();
+        if (share > 0 && share <= 1) {
+            return share;
         }
-        try {
-            double share = Double.parseDouble(written.trim());
-            if (share > 0 && share <= 1) {
-                return share;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        if (!written.equals(badShare)) {
-            badShare = written;
-            LOG.warning(() -> "siebog.device.max-share must be a number above 0 and at most 1, not '" + written + "': using "
-                    + DEFAULT_MAX_SHARE);
-        }
+        Setting.DEVICE_MAX_SHARE.reportOnce(Double.toString(share), "a number above 0 and at most 1");
         return DEFAULT_MAX_SHARE;
     }
 }

@@ -1,5 +1,7 @@
 package org.siebog.device;
 
+import org.siebog.platform.Setting;
+
 /**
  * How a node decides a joining device's compute units, read from its system properties at each join.
  *
@@ -12,19 +14,14 @@ package org.siebog.device;
  */
 record ComputeUnitPolicy(boolean trustClaims, double maxComputeUnits) {
 
-    static final double DEFAULT_MAX_COMPUTE_UNITS = 10_000;
+    static final double DEFAULT_MAX_COMPUTE_UNITS = Double.parseDouble(Setting.DEVICE_MAX_COMPUTE_UNITS.documentedDefault());
 
     static ComputeUnitPolicy current() {
-        double max = DEFAULT_MAX_COMPUTE_UNITS;
-        String written = System.getProperty("siebog.device.max-compute-units");
-        if (written != null) {
-            try {
-                double parsed = Double.parseDouble(written.trim());
-                max = parsed > 0 ? parsed : max;
-            } catch (NumberFormatException e) {
-                // the default, as documented
-            }
+        double max = Setting.DEVICE_MAX_COMPUTE_UNITS.doubleValue();
+        if (!(max > 0)) {
+            Setting.DEVICE_MAX_COMPUTE_UNITS.reportOnce(Double.toString(max), "above 0");
+            max = DEFAULT_MAX_COMPUTE_UNITS;
         }
-        return new ComputeUnitPolicy(Boolean.getBoolean("siebog.device.trust-claimed-compute-units"), max);
+        return new ComputeUnitPolicy(Setting.DEVICE_TRUST_CLAIMED_COMPUTE_UNITS.booleanValue(), max);
     }
 }

@@ -1,5 +1,7 @@
 package org.siebog.device;
 
+import org.siebog.platform.Setting;
+
 /**
  * What one device may make its node hold and do, read from the node's system properties when the
  * device's socket opens (so a changed property applies to sockets opened after it).
@@ -14,22 +16,11 @@ package org.siebog.device;
  */
 record DeviceLimits(int maxOutboxBytes, int framesPerSecond, int frameBurst, int maxRefusedFrames) {
 
-    static final int DEFAULT_MAX_OUTBOX_BYTES = 1 << 20;
-    // Far above what the library, the YCSB binding and perf/devices send (docs/device-protocol.md, "Admission").
-    static final int DEFAULT_FRAMES_PER_SECOND = 2_000;
-    static final int DEFAULT_FRAME_BURST = 4_000;
-    static final int DEFAULT_MAX_REFUSED_FRAMES = 4_000;
-
     /** One instance while the properties stay the same, so a node's thousands of sockets share it. */
-    private static volatile DeviceLimits last = new DeviceLimits(DEFAULT_MAX_OUTBOX_BYTES, DEFAULT_FRAMES_PER_SECOND,
-            DEFAULT_FRAME_BURST, DEFAULT_MAX_REFUSED_FRAMES);
+    private static volatile DeviceLimits last = read();
 
     static DeviceLimits current() {
-        DeviceLimits now = new DeviceLimits(
-                Integer.getInteger("siebog.device.max-outbox-bytes", DEFAULT_MAX_OUTBOX_BYTES),
-                Integer.getInteger("siebog.device.max-frames-per-second", DEFAULT_FRAMES_PER_SECOND),
-                Integer.getInteger("siebog.device.frame-burst", DEFAULT_FRAME_BURST),
-                Integer.getInteger("siebog.device.max-refused-frames", DEFAULT_MAX_REFUSED_FRAMES));
+        DeviceLimits now = read();
         DeviceLimits shared = last;
         if (shared.equals(now)) {
             return shared;
@@ -40,5 +31,10 @@ record DeviceLimits(int maxOutboxBytes, int framesPerSecond, int frameBurst, int
 
     FrameRateLimiter rateLimiter() {
         return new FrameRateLimiter(framesPerSecond, frameBurst, maxRefusedFrames, System.nanoTime());
+    }
+
+    private static DeviceLimits read() {
+        return new DeviceLimits(Setting.DEVICE_MAX_OUTBOX_BYTES.intValue(), Setting.DEVICE_MAX_FRAMES_PER_SECOND.intValue(),
+                Setting.DEVICE_FRAME_BURST.intValue(), Setting.DEVICE_MAX_REFUSED_FRAMES.intValue());
     }
 }

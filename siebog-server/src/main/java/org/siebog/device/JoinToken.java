@@ -3,6 +3,8 @@ package org.siebog.device;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
+import org.siebog.platform.Setting;
+
 /**
  * The optional shared secret of a private deployment (a lab's PCs, say): with
  * {@code siebog.device.join-token} set, a {@code join} must carry it as {@code token}; unset, any
@@ -10,14 +12,14 @@ import java.security.MessageDigest;
  */
 final class JoinToken {
 
-    static final String PROPERTY = "siebog.device.join-token";
+    static final String PROPERTY = Setting.DEVICE_JOIN_TOKEN.property();
 
     private JoinToken() {
     }
 
     /** The configured token, or null when joining needs none. */
     static String configured() {
-        String token = System.getProperty(PROPERTY);
+        String token = Setting.DEVICE_JOIN_TOKEN.text().orElse(null);
         return token == null || token.isEmpty() ? null : token;
     }
 

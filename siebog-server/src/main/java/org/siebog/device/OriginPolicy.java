@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.siebog.platform.Setting;
+
 /**
  * Which web pages may open the device socket. A browser names the page that opens a WebSocket in
  * the handshake's {@code Origin}, and nothing else stops any page a volunteer visits from joining
@@ -21,7 +23,7 @@ import java.util.stream.Stream;
  */
 record OriginPolicy(Set<String> listed, boolean anyOrigin) {
 
-    static final String PROPERTY = "siebog.device.allowed-origins";
+    static final String PROPERTY = Setting.DEVICE_ALLOWED_ORIGINS.property();
 
     OriginPolicy {
         listed = Set.copyOf(listed);
@@ -29,7 +31,7 @@ record OriginPolicy(Set<String> listed, boolean anyOrigin) {
 
     /** The policy configured now (read for every handshake, so a changed property applies to the next one). */
     static OriginPolicy current() {
-        return parse(System.getProperty(PROPERTY));
+        return parse(Setting.DEVICE_ALLOWED_ORIGINS.text().orElse(null));
     }
 
     /** {@code property}: origins separated by commas, {@code *} for any; null or blank lists none. */

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import org.siebog.agent.AgentClass;
 import org.siebog.agent.AgentKind;
+import org.siebog.platform.Setting;
 
 /**
  * Which agent classes a device may start with {@code spawn} ({@code siebog.device.spawnable-classes}):
@@ -23,8 +24,8 @@ import org.siebog.agent.AgentKind;
  */
 record SpawnPolicy(Set<String> names, Set<AgentKind> kinds, boolean any, String written) {
 
-    static final String PROPERTY = "siebog.device.spawnable-classes";
-    static final String DEFAULT = "kind:client";
+    static final String PROPERTY = Setting.DEVICE_SPAWNABLE_CLASSES.property();
+    static final String DEFAULT = Setting.DEVICE_SPAWNABLE_CLASSES.documentedDefault();
     private static final String KIND = "kind:";
 
     SpawnPolicy {
@@ -33,7 +34,7 @@ record SpawnPolicy(Set<String> names, Set<AgentKind> kinds, boolean any, String 
     }
 
     static SpawnPolicy current() {
-        return parse(System.getProperty(PROPERTY, DEFAULT));
+        return parse(Setting.DEVICE_SPAWNABLE_CLASSES.text().orElseThrow());
     }
 
     /** @throws IllegalArgumentException a {@code kind:} entry naming no kind (the node refuses every spawn rather than guess) */

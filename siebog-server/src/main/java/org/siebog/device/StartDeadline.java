@@ -1,5 +1,7 @@
 package org.siebog.device;
 
+import org.siebog.platform.Setting;
+
 /**
  * How long a device has to answer {@code start} (with {@code started} or {@code agentError}), and
  * how long placement leaves a device out once it has not: read from the node's system properties
@@ -15,11 +17,7 @@ package org.siebog.device;
  */
 record StartDeadline(long timeoutMs, long backoffMs) {
 
-    static final long DEFAULT_TIMEOUT_MS = 10_000;
-    static final long DEFAULT_BACKOFF_MS = 60_000;
-
     static StartDeadline current() {
-        return new StartDeadline(Long.getLong("siebog.device.start-timeout-ms", DEFAULT_TIMEOUT_MS),
-                Long.getLong("siebog.device.start-backoff-ms", DEFAULT_BACKOFF_MS));
+        return new StartDeadline(Setting.DEVICE_START_TIMEOUT_MS.longValue(), Setting.DEVICE_START_BACKOFF_MS.longValue());
     }
 }

@@ -41,6 +41,7 @@ import org.siebog.delivery.AgentExecutor;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
+import org.siebog.platform.Setting;
 import org.siebog.state.StateManager;
 
 /**
@@ -56,14 +57,14 @@ import org.siebog.state.StateManager;
 public class WebClientManagerBean implements WebClientManager, DevicePush, DeviceConnection.Overflow {
 
     private static final Logger LOG = Logger.getLogger(WebClientManagerBean.class.getName());
-    static final long HEARTBEAT_MS = Long.getLong("siebog.device.heartbeat-ms", 5_000);
+    static final long HEARTBEAT_MS = Setting.DEVICE_HEARTBEAT_MS.longValue();
     static final long JOIN_WITHIN_MS = 10_000;
-    static final int MAX_FRAME_BYTES = Integer.getInteger("siebog.device.max-frame-bytes", 256 * 1024);
-    static final int MAX_STATE_BYTES = Integer.getInteger("siebog.state.max-bytes", 64 * 1024);
+    static final int MAX_FRAME_BYTES = Setting.DEVICE_MAX_FRAME_BYTES.intValue();
+    static final int MAX_STATE_BYTES = Setting.STATE_MAX_BYTES.intValue();
     static final long CLEAR_WITHIN_MS = 5_000;
     /** How long devices that left together are waited for before their agents crowd onto those back. */
-    static final long REJOIN_WINDOW_MS = Long.getLong("siebog.device.rejoin-window-ms", 10_000);
-    static final int MAX_PENDING_STATE = Integer.getInteger("siebog.state.max-pending", 256);
+    static final long REJOIN_WINDOW_MS = Setting.DEVICE_REJOIN_WINDOW_MS.longValue();
+    static final int MAX_PENDING_STATE = Setting.STATE_MAX_PENDING.intValue();
     /** Close code 1013: the device may come back, but it must read what it is sent (docs/device-protocol.md). */
     static final int TRY_AGAIN_LATER = 1013;
 

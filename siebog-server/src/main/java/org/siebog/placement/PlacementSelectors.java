@@ -1,15 +1,17 @@
 package org.siebog.placement;
 
+import org.siebog.platform.Setting;
+
 /** Makes the selector that {@code siebog.placement} names. */
 public final class PlacementSelectors {
 
-    public static final String PROPERTY = "siebog.placement";
+    public static final String PROPERTY = Setting.PLACEMENT.property();
 
     private PlacementSelectors() {
     }
 
     public static PlacementSelector fromSystemProperty() {
-        return named(System.getProperty(PROPERTY, "round-robin"), PlacementSelectors.class.getClassLoader());
+        return named(Setting.PLACEMENT.text().orElseThrow(), PlacementSelectors.class.getClassLoader());
     }
 
     /**

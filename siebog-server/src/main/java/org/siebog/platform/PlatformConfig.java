@@ -1,10 +1,8 @@
 package org.siebog.platform;
 
-import org.siebog.agent.AID;
 
 /**
- * Platform settings, read once from system properties so an admin sets them per node
- * ({@code -Dsiebog.mailbox.capacity=...} or {@code /system-property=...} in the CLI).
+ * The settings on the message path, read once (their properties and defaults are in {@link Setting}).
  *
  * @param platformName      the {@code platform} part of every AID ({@code siebog.platform}, default {@code siebog})
  * @param mailboxCapacity   messages an agent's mailbox holds before posts to it are refused
@@ -28,15 +26,15 @@ public record PlatformConfig(String platformName, int mailboxCapacity, int mailb
         int maxEnvelopeChars, int maxReceivers, long maxDelayMillis, long maxDelayedBytes, long maxAwaitReplyMillis) {
 
     public static final PlatformConfig SYSTEM = new PlatformConfig(
-            System.getProperty("siebog.platform", AID.DEFAULT_PLATFORM),
-            Integer.getInteger("siebog.mailbox.capacity", 10_000),
-            Integer.getInteger("siebog.mailbox.throughput", 32),
-            Integer.getInteger("siebog.message.max-content-chars", 1 << 20),
-            Integer.getInteger("siebog.message.max-envelope-chars", 128 * 1024),
-            Integer.getInteger("siebog.message.max-receivers", 1_000),
-            Long.getLong("siebog.message.max-delay-ms", 24 * 60 * 60 * 1000L),
-            Long.getLong("siebog.message.max-delayed-bytes", 64L << 20),
-            Long.getLong("siebog.message.max-await-reply-ms", 300_000));
+            Setting.PLATFORM.text().orElseThrow(),
+            Setting.MAILBOX_CAPACITY.intValue(),
+            Setting.MAILBOX_THROUGHPUT.intValue(),
+            Setting.MAX_CONTENT_CHARS.intValue(),
+            Setting.MAX_ENVELOPE_CHARS.intValue(),
+            Setting.MAX_RECEIVERS.intValue(),
+            Setting.MAX_DELAY_MS.longValue(),
+            Setting.MAX_DELAYED_BYTES.longValue(),
+            Setting.MAX_AWAIT_REPLY_MS.longValue());
 
     /** What a JSON body holds besides the characters of its fields: names, quotes, commas, braces. */
     private static final int JSON_SYNTAX_BYTES = 4 * 1024;

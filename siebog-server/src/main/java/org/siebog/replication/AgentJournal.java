@@ -22,6 +22,7 @@ import org.siebog.delivery.ReceiverCounters;
 import org.siebog.delivery.ReplyInboxes;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
+import org.siebog.platform.Setting;
 
 /**
  * The replication of one stateful agent on the node that runs it.
@@ -81,14 +82,14 @@ public final class AgentJournal implements Journal, Origin {
      * agent handled since its last save is replayed from the inbox log after a crash, so a longer
      * interval only means more to replay (at most a second's worth), never a lost message.
      */
-    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("siebog.replication.save-interval-ms", 1000));
+    static final long SAVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(Setting.SAVE_INTERVAL_MS.longValue());
 
     /**
      * An agent holding more than this of messages not yet covered by a save saves at its next
      * message rather than at the interval ({@code siebog.replication.save-after-bytes}, default
      * 1 MiB): a save is small next to large messages, and it releases them from memory and the log.
      */
-    static final long SAVE_AFTER_BYTES = Long.getLong("siebog.replication.save-after-bytes", 1L << 20);
+    static final long SAVE_AFTER_BYTES = Setting.SAVE_AFTER_BYTES.longValue();
 
     /** Of the messages in {@code uncovered}, estimated (written under the journal's lock, read on the lane). */
     private volatile long uncoveredBytes;

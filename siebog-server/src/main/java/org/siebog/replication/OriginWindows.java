@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 
 import org.siebog.message.MessageId;
+import org.siebog.platform.Setting;
 
 /**
  * One agent's {@link DedupWindow}s by origin, bounded: a window that has heard nothing for
@@ -41,7 +42,7 @@ final class OriginWindows {
     private static final Logger LOG = Logger.getLogger(OriginWindows.class.getName());
 
     /** How long a window is kept after its origin was last heard from ({@code siebog.replication.dedupe-horizon-ms}, 10 minutes). */
-    static final long HORIZON_MS = Long.getLong("siebog.replication.dedupe-horizon-ms", 600_000);
+    static final long HORIZON_MS = Setting.DEDUPE_HORIZON_MS.longValue();
 
     /** Windows held at most, whatever the horizon: a bound on what a record carries (about 50 bytes each). */
     static final int MAX_ORIGINS = 4_096;

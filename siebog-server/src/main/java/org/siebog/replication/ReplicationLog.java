@@ -30,6 +30,7 @@ import org.siebog.cluster.Wire;
 import org.siebog.directory.StringCaches;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
+import org.siebog.platform.Setting;
 
 /**
  * Writes what failover needs into two distributed caches with two owners each, so one node's
@@ -70,7 +71,7 @@ public class ReplicationLog {
      * messages to stateful agents are refused (503); from a quarter of it on, agents save sooner
      * than their save interval asks, the sooner the fuller it is ({@link #saveIntervalShare()}).
      */
-    static final long MAX_LOG_BYTES = Long.getLong("siebog.replication.max-log-bytes", Runtime.getRuntime().maxMemory() / 8);
+    static final long MAX_LOG_BYTES = Setting.MAX_LOG_BYTES.longValue();
     /** Whether the log is refusing, so that a full log is logged once when it fills and once when it has room again. */
     private final AtomicBoolean full = new AtomicBoolean();
     private final AtomicLong queuedBytes = new AtomicLong();
