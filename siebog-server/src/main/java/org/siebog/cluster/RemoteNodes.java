@@ -26,6 +26,7 @@ import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
+import org.siebog.platform.Failures;
 import org.siebog.platform.SiebogException;
 
 /** What this node asks of the others: deliver messages (batched, see {@link NodeLink}), start and stop agents. */
@@ -138,7 +139,7 @@ public class RemoteNodes {
         } catch (TimeoutException e) {
             throw new RemoteNodeException(node, "no answer within " + CALL_TIMEOUT_S + " s");
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof SiebogException se ? se : new RemoteNodeException(node, e.getCause().toString());
+            throw Failures.refusal(e, cause -> new RemoteNodeException(node, cause.toString()));
         }
         SiebogException refusal;
         try {

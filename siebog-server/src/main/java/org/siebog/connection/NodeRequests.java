@@ -23,6 +23,7 @@ import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.device.WebClientManagerBean;
+import org.siebog.platform.Failures;
 import org.siebog.platform.SiebogException;
 
 /**
@@ -116,7 +117,7 @@ public class NodeRequests implements RequestHandler {
             admitted.join();
             return null;
         } catch (java.util.concurrent.CompletionException e) {
-            return e.getCause() instanceof SiebogException refusal ? refusal : new RemoteNodeException("admission failed: " + e.getCause());
+            return Failures.refusal(e, cause -> new RemoteNodeException("admission failed: " + cause));
         }
     }
 

@@ -31,6 +31,7 @@ import org.siebog.message.MessageTooLargeException;
 import org.siebog.message.Performative;
 import org.siebog.placement.PlacementSelector;
 import org.siebog.placement.PlacementSelectors;
+import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.platform.SiebogException;
 
@@ -282,9 +283,7 @@ public class MessageRouter {
     }
 
     private static SiebogException refusalOf(Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof SiebogException se ? se : new RemoteNodeException("delivery failed: " + cause);
+        return Failures.refusal(failure, cause -> new RemoteNodeException("delivery failed: " + cause));
     }
 
     private void postDelayed(ACLMessage message) {

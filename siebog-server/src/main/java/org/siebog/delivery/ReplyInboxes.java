@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -19,8 +18,8 @@ import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.NoReplyException;
+import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
-import org.siebog.platform.SiebogException;
 
 /**
  * Lets a caller outside the platform ask an agent and wait for its answer: a short-lived inbox
@@ -65,13 +64,11 @@ public class ReplyInboxes {
         });
         return answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((reply, failure) -> {
             close(inbox);
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            if (cause == null) {
+            if (failure == null) {
                 return reply;
             }
-            throw cause instanceof SiebogException refusal ? refusal
-                    : cause instanceof TimeoutException ? new NoReplyException(question.receivers(), timeout)
-                    : new RemoteNodeException("delivery failed: " + cause);
+            throw Failures.refusal(failure, cause -> cause instanceof TimeoutException ? new NoReplyException(question.receivers(), timeout)
+                    : new RemoteNodeException("delivery failed: " + cause));
         });
     }
 

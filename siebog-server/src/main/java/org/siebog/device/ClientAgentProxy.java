@@ -3,7 +3,6 @@ package org.siebog.device;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +17,7 @@ import org.siebog.agentmanager.InvalidAgentRequestException;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
+import org.siebog.platform.Failures;
 import org.siebog.platform.SiebogException;
 import org.siebog.state.SavedState;
 
@@ -127,9 +127,7 @@ final class ClientAgentProxy implements Agent {
             stopOnDevice();
             throw new RemoteNodeException("interrupted while " + what);
         } catch (ExecutionException e) { // a refusal: nothing runs on the device
-            Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
-                    ? e.getCause().getCause() : e.getCause();
-            throw cause instanceof SiebogException refusal ? refusal : new RemoteNodeException(cause.toString());
+            throw Failures.refusal(e, cause -> new RemoteNodeException(cause.toString()));
         }
     }
 

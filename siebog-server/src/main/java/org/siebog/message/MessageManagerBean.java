@@ -2,7 +2,6 @@ package org.siebog.message;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,6 +17,7 @@ import jakarta.inject.Inject;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.delivery.ReplyInboxes;
+import org.siebog.platform.Failures;
 import org.siebog.platform.SiebogException;
 
 /** The MessageManager for callers outside an agent (REST, other deployments); agents send through their context. */
@@ -44,11 +44,9 @@ public class MessageManagerBean implements MessageManager {
     public CompletableFuture<Void> postAsync(ACLMessage message) {
         // Completes once every receiver's node has admitted the message, so a refusal reaches the caller.
         return router.post(message).orTimeout(ADMISSION_TIMEOUT_S, TimeUnit.SECONDS).exceptionallyCompose(failure -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            return CompletableFuture.failedFuture(cause instanceof SiebogException refusal ? refusal
-                    : cause instanceof TimeoutException
-                            ? new RemoteNodeException("the receiver's node did not admit the message within " + ADMISSION_TIMEOUT_S + " s")
-                            : new RemoteNodeException("a receiver's node failed: " + cause));
+            return CompletableFuture.failedFuture(Failures.refusal(failure, cause -> cause instanceof TimeoutException
+                    ? new RemoteNodeException("the receiver's node did not admit the message within " + ADMISSION_TIMEOUT_S + " s")
+                    : new RemoteNodeException("a receiver's node failed: " + cause)));
         });
     }
 
@@ -72,7 +70,7 @@ public class MessageManagerBean implements MessageManager {
         try {
             return outcome.get();
         } catch (ExecutionException e) {
-            throw (SiebogException) e.getCause();
+            throw Failures.refusal(e, cause -> new RemoteNodeException("a receiver's node failed: " + cause));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RemoteNodeException("interrupted while waiting for the receiver's node");

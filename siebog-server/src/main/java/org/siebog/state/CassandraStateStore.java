@@ -3,7 +3,6 @@ package org.siebog.state;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.Queue;
@@ -23,6 +22,8 @@ import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+
+import org.siebog.platform.Failures;
 
 /**
  * The state store on Apache Cassandra (Java driver 4.x): one table, {@code agent_state}, keyed by AID.
@@ -231,7 +232,7 @@ public final class CassandraStateStore implements StateStore {
     }
 
     private StateStoreException failure(String what, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Failures.cause(error);
         if (cause instanceof StateStoreException sse) {
             return sse;
         }

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.siebog.agent.AID;
+import org.siebog.platform.Failures;
 
 /**
  * Detached agents' state: what an agent starts from, and its saves and reads, under the rule of
@@ -46,7 +47,7 @@ public class StateManager {
         return store().thenCompose(store -> store.read(key))
                 .thenCompose(stored -> versions.learn(key, stored.map(StoredState::version).orElse(0L))
                         .thenApply(version -> new SavedState(version, stored.map(StoredState::state).orElse(null))))
-                .exceptionallyCompose(e -> CompletableFuture.failedFuture(StateStores.cause(e) instanceof StateRefusedException refused
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(Failures.cause(e) instanceof StateRefusedException refused
                         ? refused : StateRefusedException.unavailable(aid, null, e)));
     }
 

@@ -2,7 +2,6 @@ package org.siebog.state;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
@@ -17,6 +16,8 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+
+import org.siebog.platform.Failures;
 
 /**
  * The node's state store. When the node starts with {@code siebog.cassandra.contact-points} set, it
@@ -124,18 +125,9 @@ public class StateStores {
         store().ifPresent(StateStore::close);
     }
 
-    /** The failure itself, not the {@link CompletionException} an asynchronous stage wrapped it in. */
-    static Throwable cause(Throwable error) {
-        Throwable t = error;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
     /** Why a store request failed, for people. */
     static String reason(Throwable error) {
-        Throwable cause = cause(error);
+        Throwable cause = Failures.cause(error);
         return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 }
