@@ -17,15 +17,15 @@ import org.jgroups.BytesMessage;
 import org.jgroups.Message;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.Response;
-import org.siebog.agent.AID;
 import org.siebog.agentmanager.LocalAgents;
-import org.siebog.cluster.RemoteNodeException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.device.WebClientManagerBean;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
-import org.siebog.platform.SiebogException;
 
 /**
  * Serves what other nodes ask of this one. Deliveries are admitted on the JGroups thread, in the

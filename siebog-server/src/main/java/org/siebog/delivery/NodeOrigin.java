@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.message.MessageId;
 
 /**

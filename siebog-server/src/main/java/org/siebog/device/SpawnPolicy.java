@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.siebog.agent.AgentClass;
-import org.siebog.agent.AgentKind;
+import org.siebog.api.AgentKind;
 
 /**
  * Which agent classes a device may start with {@code spawn} ({@code siebog.device.spawnable-classes}):

@@ -1,6 +1,6 @@
 package org.siebog.platform;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 
 /**
  * Platform settings, read once from system properties so an admin sets them per node

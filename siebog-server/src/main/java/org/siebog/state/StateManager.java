@@ -6,7 +6,7 @@ import java.util.concurrent.CompletionStage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 
 /**
  * Detached agents' state: what an agent starts from, and its saves and reads, under the rule of
