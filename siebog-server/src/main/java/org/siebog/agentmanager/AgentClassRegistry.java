@@ -22,14 +22,14 @@ import jakarta.enterprise.event.Observes;
 import jakarta.servlet.ServletContext;
 
 import org.siebog.agent.AgentClass;
-import org.siebog.agent.AgentKind;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.agent.StatelessAgent;
+import org.siebog.api.AgentKind;
+import org.siebog.api.StatefulAgent;
+import org.siebog.api.StatelessAgent;
 
 /**
  * Finds agent classes in every deployment on the node, not from a list: every session bean that
  * exposes {@link StatefulAgent} or {@link StatelessAgent} is bound in {@code java:global} under
- * {@code app/module/Bean!org.siebog.agent.StatefulAgent} (or {@code module/Bean!...} for a bare
+ * {@code app/module/Bean!org.siebog.api.StatefulAgent} (or {@code module/Bean!...} for a bare
  * EJB jar or WAR), and that binding names both the class and its kind.
  *
  * <p>The walk is repeated on each call, so deploying or undeploying an agent jar shows at once.

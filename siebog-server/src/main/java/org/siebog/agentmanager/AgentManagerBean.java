@@ -12,11 +12,16 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
 import org.siebog.agent.AgentClass;
-import org.siebog.agent.AgentInfo;
+import org.siebog.api.AID;
+import org.siebog.api.AgentClassInfo;
+import org.siebog.api.AgentInfo;
+import org.siebog.api.AgentKind;
+import org.siebog.api.AgentManager;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.UnknownAgentClassException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.agent.AgentKind;
 import org.siebog.cluster.RemoteNodes;
 import org.siebog.device.Device;
 import org.siebog.device.WebClientManager;
@@ -133,7 +138,7 @@ public class AgentManagerBean implements AgentManager {
     }
 
     @Override
-    public List<AgentClass> agentClasses() {
-        return classes.all();
+    public List<AgentClassInfo> agentClasses() {
+        return classes.all().stream().map(AgentClass::info).toList();
     }
 }

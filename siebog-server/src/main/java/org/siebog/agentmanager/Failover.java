@@ -15,10 +15,10 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AgentKind;
+import org.siebog.api.AgentKind;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.directory.AgentDirectory;
 import org.siebog.device.WebClientManager;
+import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.Setting;
 import org.siebog.replication.InboxJanitor;

@@ -11,6 +11,7 @@ import org.jgroups.blocks.RequestCorrelator;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.conf.ClassConfigurator;
 import org.jgroups.stack.Protocol;
+import org.siebog.api.RemoteNodeException;
 
 /**
  * JGroups' request correlator for Siebog's channel, taking only plain bytes as answers. JGroups'

@@ -29,6 +29,7 @@ import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.RequestOptions;
 import org.jgroups.fork.ForkChannel;
 import org.jgroups.util.NameCache;
+import org.siebog.api.RemoteNodeException;
 
 /**
  * This node's membership of the cluster and its line to the other nodes.

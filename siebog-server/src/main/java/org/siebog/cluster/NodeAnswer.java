@@ -2,7 +2,7 @@ package org.siebog.cluster;
 
 import java.io.IOException;
 
-import org.siebog.platform.SiebogException;
+import org.siebog.api.SiebogException;
 
 /**
  * What a node answers to a {@link NodeOp}: the protocol's version, then outcomes

@@ -11,11 +11,12 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import org.siebog.agent.AID;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
 import org.siebog.platform.Setting;
-import org.siebog.platform.SiebogException;
 
 /**
  * The messages from this node to one other node, sent in batches: one thread drains everything

@@ -2,9 +2,10 @@ package org.siebog.cluster;
 
 import java.io.IOException;
 
-import org.siebog.agentmanager.UnknownAgentException;
-import org.siebog.message.MailboxFullException;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.MailboxFullException;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
+import org.siebog.api.UnknownAgentException;
 
 /**
  * How a refusal crosses the cluster: its kind, its HTTP status and its text, and nothing else. The

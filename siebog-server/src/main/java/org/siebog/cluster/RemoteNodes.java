@@ -20,14 +20,15 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
-import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 import org.siebog.platform.Failures;
-import org.siebog.platform.SiebogException;
 
 /** What this node asks of the others: deliver messages (batched, see {@link NodeLink}), start and stop agents. */
 @ApplicationScoped

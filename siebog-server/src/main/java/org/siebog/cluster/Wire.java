@@ -17,10 +17,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import org.siebog.agent.AID;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Performative;
+import org.siebog.api.SiebogException;
 
 /**
  * The values between nodes, which {@link NodeOp}s and {@link NodeAnswer}s are written in (and,

@@ -16,6 +16,8 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import org.siebog.agentmanager.Failover;
+import org.siebog.api.ConnectionManager;
+import org.siebog.api.NodeInfo;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;

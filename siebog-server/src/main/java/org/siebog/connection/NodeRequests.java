@@ -17,14 +17,14 @@ import org.jgroups.Message;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.Response;
 import org.siebog.agentmanager.LocalAgents;
-import org.siebog.cluster.RemoteNodeException;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
 import org.siebog.cluster.NodeAnswer;
 import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.device.WebClientManagerBean;
 import org.siebog.platform.Failures;
-import org.siebog.platform.SiebogException;
 
 /**
  * Serves what other nodes ask of this one. Deliveries are admitted on the JGroups thread, in the

@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
 import org.siebog.platform.PlatformConfig;
 
 /** The agents running on this node, each with its mailbox. */

@@ -2,7 +2,7 @@ package org.siebog.delivery;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.siebog.platform.SiebogException;
+import org.siebog.api.SiebogException;
 
 /**
  * What a node holds of messages waiting for their delay, in estimated bytes, and its bound: a caller

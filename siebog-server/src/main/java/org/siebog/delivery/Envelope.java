@@ -1,6 +1,6 @@
 package org.siebog.delivery;
 
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
 import org.siebog.message.MessageId;
 
 /**

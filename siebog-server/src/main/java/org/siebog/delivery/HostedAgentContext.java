@@ -2,9 +2,9 @@ package org.siebog.delivery;
 
 import java.time.Duration;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AgentContext;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AgentContext;
 
 /** The context of an agent hosted on this node: its sends go straight to the router, not through an EJB proxy. */
 record HostedAgentContext(AID self, MessageRouter router) implements AgentContext {

@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
 import org.siebog.message.MessageId;
 
 /**

@@ -8,10 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
-import org.siebog.agent.AgentContext;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
+import org.siebog.api.AgentContext;
 
 /**
  * One agent's queue of admitted messages, and the task that hands them to the agent.

@@ -14,33 +14,33 @@ import java.util.logging.Logger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
 import org.siebog.agentmanager.LocalAgents;
-import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.BacklogFullException;
+import org.siebog.api.MailboxFullException;
+import org.siebog.api.MalformedMessageException;
+import org.siebog.api.MessageTooLargeException;
+import org.siebog.api.Performative;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.cluster.RemoteNodeException;
 import org.siebog.cluster.RemoteNodes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.BacklogFullException;
-import org.siebog.message.MailboxFullException;
-import org.siebog.message.MalformedMessageException;
 import org.siebog.message.MessageId;
-import org.siebog.message.MessageTooLargeException;
-import org.siebog.message.Performative;
 import org.siebog.placement.PlacementSelector;
 import org.siebog.placement.PlacementSelectors;
 import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
-import org.siebog.platform.SiebogException;
 
 /**
  * Routes messages to mailboxes, by reference: a message to an agent on this node goes straight
  * into its mailbox, never serialised. The poster's own thread does the admission, so there is no
  * dispatcher thread for every message to pass through. A message to an agent on another node goes
  * straight to that node (batched with others bound there, see {@code NodeLink}); no third node
- * or broker is involved. Agents reach the router through their {@link org.siebog.agent.AgentContext};
+ * or broker is involved. Agents reach the router through their {@link org.siebog.api.AgentContext};
  * everyone else through the MessageManager EJB.
  */
 @ApplicationScoped
@@ -96,7 +96,7 @@ public class MessageRouter {
         });
     }
 
-    /** See {@link org.siebog.message.MessageManager#post(ACLMessage, Duration)}. */
+    /** See {@link org.siebog.api.MessageManager#post(ACLMessage, Duration)}. */
     public void post(ACLMessage message, Duration delay) {
         check(message);
         long maxDelay = PlatformConfig.SYSTEM.maxDelayMillis();

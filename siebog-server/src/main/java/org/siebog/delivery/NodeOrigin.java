@@ -2,7 +2,7 @@ package org.siebog.delivery;
 
 import java.util.UUID;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.message.MessageId;
 
 /**

@@ -1,6 +1,6 @@
 package org.siebog.delivery;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.message.MessageId;
 
 /** Gives each message a sender addresses to a receiver its identity. */

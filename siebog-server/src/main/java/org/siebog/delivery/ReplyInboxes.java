@@ -11,13 +11,13 @@ import java.util.concurrent.TimeoutException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
-import org.siebog.agent.AgentContext;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
+import org.siebog.api.AgentContext;
+import org.siebog.api.NoReplyException;
+import org.siebog.api.RemoteNodeException;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.cluster.RemoteNodeException;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.NoReplyException;
 import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
 

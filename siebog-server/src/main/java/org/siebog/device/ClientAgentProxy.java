@@ -10,15 +10,16 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
-import org.siebog.agent.AgentContext;
-import org.siebog.agentmanager.InvalidAgentRequestException;
-import org.siebog.cluster.RemoteNodeException;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
+import org.siebog.api.AgentContext;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
+import org.siebog.api.StartTimedOutException;
 import org.siebog.message.ACLMessageJson;
 import org.siebog.platform.Failures;
-import org.siebog.platform.SiebogException;
 import org.siebog.state.SavedState;
 
 /**
@@ -106,7 +107,7 @@ final class ClientAgentProxy implements Agent {
             StartDeadline deadline = startDeadline;
             await(started, deadline.timeoutMs(), "device " + onDevice + " starting " + aid, () -> {
                 push.missedStart(onDevice);
-                return new StartTimedOutException(aid, onDevice, deadline);
+                return new StartTimedOutException(aid, onDevice, deadline.timeoutMs(), deadline.backoffMs());
             });
         } finally {
             synchronized (this) {

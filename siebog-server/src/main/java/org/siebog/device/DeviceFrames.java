@@ -9,7 +9,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import jakarta.json.JsonObject;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.state.SavedState;
 
 /**

@@ -14,19 +14,19 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
-import org.siebog.agent.AID;
 import org.siebog.agent.AgentClass;
-import org.siebog.agent.AgentInfo;
 import org.siebog.agentmanager.AgentClassRegistry;
-import org.siebog.agentmanager.AgentManager;
-import org.siebog.agentmanager.InvalidAgentRequestException;
-import org.siebog.agentmanager.UnknownAgentClassException;
-import org.siebog.agentmanager.UnknownAgentException;
-import org.siebog.cluster.RemoteNodeException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AgentInfo;
+import org.siebog.api.AgentManager;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
+import org.siebog.api.UnknownAgentClassException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.delivery.MessageRouter;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.ACLMessageJson;
-import org.siebog.platform.SiebogException;
 import org.siebog.state.StateManager;
 import org.siebog.state.StateRefusedException;
 

@@ -1,7 +1,7 @@
 package org.siebog.device;
 
-import org.siebog.agent.AID;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.AID;
+import org.siebog.api.SiebogException;
 
 /** A device spoke for an agent it does not host. */
 public class NotYourAgentException extends SiebogException {

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.siebog.agent.AgentClass;
-import org.siebog.agent.AgentKind;
+import org.siebog.api.AgentKind;
 import org.siebog.platform.Setting;
 
 /**

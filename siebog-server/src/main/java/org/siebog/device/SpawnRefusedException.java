@@ -1,6 +1,6 @@
 package org.siebog.device;
 
-import org.siebog.platform.SiebogException;
+import org.siebog.api.SiebogException;
 
 /** A {@code spawn} a device may not make (docs/device-protocol.md, "Admission"): nothing was started. */
 final class SpawnRefusedException extends SiebogException {

@@ -2,7 +2,8 @@ package org.siebog.device;
 
 import java.util.List;
 
-import org.siebog.agent.Agent;
+import org.siebog.api.Agent;
+import org.siebog.api.NoDeviceException;
 import org.siebog.directory.DirectoryEntry;
 
 /**
@@ -17,7 +18,7 @@ public interface WebClientManager {
      * picked with probability proportional to its compute units among those that may take one
      * (see {@link ComputeUnitBalancer}: not after a missed start deadline, not beyond its share).
      *
-     * @throws org.siebog.agentmanager.InvalidAgentRequestException no such device
+     * @throws org.siebog.api.InvalidAgentRequestException no such device
      * @throws NoDeviceException                                   no device is joined
      */
     Device place(String agentClass, String requested);

@@ -3,7 +3,7 @@ package org.siebog.directory;
 import java.util.Collection;
 import java.util.Optional;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 
 /**
  * AID → where the agent lives. The single source of truth for which names are taken; every node

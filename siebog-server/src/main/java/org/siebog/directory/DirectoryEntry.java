@@ -11,9 +11,9 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AgentInfo;
-import org.siebog.agent.AgentKind;
+import org.siebog.api.AID;
+import org.siebog.api.AgentInfo;
+import org.siebog.api.AgentKind;
 
 /**
  * What the directory keeps for an agent: enough for any node to route to it, and to start it again

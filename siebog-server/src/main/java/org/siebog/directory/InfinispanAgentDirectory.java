@@ -21,7 +21,7 @@ import org.infinispan.notifications.cachelistener.annotation.CacheEntryRemoved;
 import org.infinispan.notifications.cachelistener.annotation.TopologyChanged;
 import org.infinispan.notifications.cachelistener.event.CacheEntryEvent;
 import org.infinispan.notifications.cachelistener.event.TopologyChangedEvent;
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 
 /**
  * The directory as a replicated Infinispan cache (container {@code siebog}, cache {@code directory},

@@ -21,7 +21,10 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParsingException;
 
-import org.siebog.agent.AID;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.MalformedMessageException;
+import org.siebog.api.Performative;
 
 /**
  * The contract's JSON form of an {@link ACLMessage}, shared with the JavaScript library: fields in

@@ -14,11 +14,13 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-import org.siebog.cluster.RemoteNodeException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.MessageManager;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.delivery.ReplyInboxes;
 import org.siebog.platform.Failures;
-import org.siebog.platform.SiebogException;
 
 /** The MessageManager for callers outside an agent (REST, other deployments); agents send through their context. */
 @Singleton

@@ -3,6 +3,7 @@ package org.siebog.platform;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
+import org.siebog.api.SiebogException;
 
 /**
  * Failures out of asynchronous stages, unwrapped in one place: a {@code CompletableFuture} wraps

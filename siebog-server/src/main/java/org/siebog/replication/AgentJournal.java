@@ -12,15 +12,15 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
 import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Journal;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.Origin;
 import org.siebog.delivery.ReceiverCounters;
 import org.siebog.delivery.ReplyInboxes;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 import org.siebog.platform.Setting;
 

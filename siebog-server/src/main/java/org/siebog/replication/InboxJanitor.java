@@ -15,7 +15,7 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 

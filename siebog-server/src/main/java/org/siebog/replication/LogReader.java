@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.delivery.Envelope;
 import org.siebog.message.MessageId;
 

@@ -2,8 +2,8 @@ package org.siebog.replication;
 
 import java.util.concurrent.CompletableFuture;
 
-import org.siebog.agent.AID;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
 import org.siebog.message.MessageId;
 
 /**

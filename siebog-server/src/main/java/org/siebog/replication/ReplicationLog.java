@@ -25,10 +25,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
-import org.siebog.agent.AID;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
 import org.siebog.cluster.Wire;
 import org.siebog.directory.StringCaches;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 import org.siebog.platform.Setting;
 

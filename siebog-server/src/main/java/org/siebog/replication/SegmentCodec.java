@@ -5,10 +5,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.siebog.agent.AID;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
 
 /**

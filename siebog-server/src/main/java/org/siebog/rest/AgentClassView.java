@@ -1,11 +1,11 @@
 package org.siebog.rest;
 
-import org.siebog.agent.AgentClass;
+import org.siebog.api.AgentClassInfo;
 
 /** An agent class as the REST API shows it. */
 public record AgentClassView(String name, String kind) {
 
-    static AgentClassView of(AgentClass agentClass) {
+    static AgentClassView of(AgentClassInfo agentClass) {
         return new AgentClassView(agentClass.name(), agentClass.kind().jsonName());
     }
 }

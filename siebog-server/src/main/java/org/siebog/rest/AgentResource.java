@@ -20,11 +20,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AgentInfo;
-import org.siebog.agentmanager.AgentManager;
-import org.siebog.agentmanager.InvalidAgentRequestException;
-import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.api.AID;
+import org.siebog.api.AgentInfo;
+import org.siebog.api.AgentManager;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.UnknownAgentException;
 
 /** {@code /api/agent-classes} and {@code /api/agents}: every role reads them, only admins start and stop agents. */
 @Path("/")

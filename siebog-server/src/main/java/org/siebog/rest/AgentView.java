@@ -1,6 +1,6 @@
 package org.siebog.rest;
 
-import org.siebog.agent.AgentInfo;
+import org.siebog.api.AgentInfo;
 
 /** An agent as the REST API shows it. */
 public record AgentView(String aid, String agentClass, String location) {

@@ -8,7 +8,7 @@ import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
 import jakarta.ws.rs.ext.ReaderInterceptorContext;
 
-import org.siebog.message.MessageTooLargeException;
+import org.siebog.api.MessageTooLargeException;
 import org.siebog.platform.PlatformConfig;
 
 /**

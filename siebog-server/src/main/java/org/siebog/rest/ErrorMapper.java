@@ -17,9 +17,9 @@ import jakarta.ws.rs.core.Response.Status;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
-import org.siebog.message.BacklogFullException;
-import org.siebog.message.MailboxFullException;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.BacklogFullException;
+import org.siebog.api.MailboxFullException;
+import org.siebog.api.SiebogException;
 
 /**
  * Turns every failure into the contract's {@code {"error": "..."}} with the fitting status: the

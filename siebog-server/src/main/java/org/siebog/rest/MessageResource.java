@@ -17,10 +17,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.MalformedMessageException;
+import org.siebog.api.MessageManager;
 import org.siebog.message.ACLMessageJson;
-import org.siebog.message.MalformedMessageException;
-import org.siebog.message.MessageManager;
 import org.siebog.platform.PlatformConfig;
 
 /**

@@ -9,8 +9,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import org.siebog.connection.ConnectionManager;
-import org.siebog.connection.NodeInfo;
+import org.siebog.api.ConnectionManager;
+import org.siebog.api.NodeInfo;
 
 /** {@code GET /api/nodes}: the cluster's nodes and their agent counts. */
 @Path("nodes")

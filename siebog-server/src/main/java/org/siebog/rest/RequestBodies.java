@@ -7,8 +7,8 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
-import org.siebog.agent.AID;
-import org.siebog.agentmanager.InvalidAgentRequestException;
+import org.siebog.api.AID;
+import org.siebog.api.InvalidAgentRequestException;
 
 /** Checks on request bodies and path parameters that end in a 400 naming the culprit. */
 final class RequestBodies {

@@ -1,7 +1,7 @@
 package org.siebog.rest;
 
-import org.siebog.agent.AID;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.AID;
+import org.siebog.api.SiebogException;
 
 /** A caller who is not an admin named a {@code sender}: only admins may speak in an agent's name. 403. */
 class SenderNotAllowedException extends SiebogException {

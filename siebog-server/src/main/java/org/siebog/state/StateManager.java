@@ -6,7 +6,7 @@ import java.util.concurrent.CompletionStage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.platform.Failures;
 
 /**

@@ -1,7 +1,7 @@
 package org.siebog.state;
 
-import org.siebog.agent.AID;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.AID;
+import org.siebog.api.SiebogException;
 
 /**
  * A state request that was not carried out, with the HTTP status it maps to and, where it is

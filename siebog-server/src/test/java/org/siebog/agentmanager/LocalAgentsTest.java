@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.ejb.EJBException;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
-import org.siebog.cluster.RemoteNodeException;
+import org.siebog.api.AID;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.state.StateRefusedException;
 
 /** Which failed starts keep their own status (the node's or the store's failures) and which are the agent's (400). */

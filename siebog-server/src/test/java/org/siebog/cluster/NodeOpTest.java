@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.MailboxFullException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.MailboxFullException;
+import org.siebog.api.Performative;
+import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
-import org.siebog.message.Performative;
-import org.siebog.platform.SiebogException;
 
 /** Every node operation reads back what it wrote, behind the protocol's version; unknown versions and codes are refused by name. */
 class NodeOpTest {

@@ -15,13 +15,14 @@ import java.time.Instant;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
-import org.siebog.agentmanager.AgentNameInUseException;
-import org.siebog.agentmanager.UnknownAgentException;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.MailboxFullException;
-import org.siebog.message.Performative;
-import org.siebog.platform.SiebogException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AgentNameInUseException;
+import org.siebog.api.MailboxFullException;
+import org.siebog.api.Performative;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.state.StateRefusedException;
 
 class WireTest {

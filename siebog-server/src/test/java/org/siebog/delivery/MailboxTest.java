@@ -13,11 +13,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
-import org.siebog.agent.AgentContext;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
+import org.siebog.api.AgentContext;
+import org.siebog.api.Performative;
 
 class MailboxTest {
 

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.message.MessageId;
 
 class ReceiverCountersTest {

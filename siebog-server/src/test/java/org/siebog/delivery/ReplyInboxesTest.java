@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 
 class ReplyInboxesTest {
 

@@ -17,9 +17,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Performative;
 import org.siebog.state.SavedState;
 
 /**

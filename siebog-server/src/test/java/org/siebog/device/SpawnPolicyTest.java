@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.agent.AgentClass;
-import org.siebog.agent.AgentKind;
+import org.siebog.api.AgentKind;
 
 class SpawnPolicyTest {
 

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
-import org.siebog.agent.AgentKind;
+import org.siebog.api.AID;
+import org.siebog.api.AgentKind;
 
 class DirectoryEntryTest {
 

@@ -26,9 +26,9 @@ import org.siebog.it.ext.ExternalEcho;
 
 /**
  * Agent classes come from any deployment, not only Siebog's: an EJB jar (or WAR) deployed on its own,
- * holding only its agent class and seeing Siebog's classes through a module dependency on the Siebog
- * WAR inside the EAR ({@value SiebogDeployment#WAR_MODULE}), is listed, started and messaged like a
- * built-in agent, and leaves the list when undeployed.
+ * holding only its agent class (compiled against siebog-api alone) and seeing the API through a module
+ * dependency on the EAR ({@value SiebogDeployment#EAR_MODULE}, whose {@code lib/} holds the API), is
+ * listed, started and messaged like a built-in agent, and leaves the list when undeployed.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -37,14 +37,14 @@ class ExternalDeploymentIT {
     static final String MANIFEST_JAR = "manifest-jar";
     static final String STRUCTURE_JAR = "structure-jar";
     static final String MANIFEST_WAR = "manifest-war";
-    static final String EAR_LEVEL_JAR = "ear-level-jar";
+    static final String WAR_MODULE_JAR = "war-module-jar";
 
     @Deployment(name = "siebog", order = 1, testable = false)
     static EnterpriseArchive siebog() {
         return SiebogDeployment.ear();
     }
 
-    /** {@code META-INF/MANIFEST.MF}: {@code Dependencies: deployment.siebog.ear.siebog-server.war}. */
+    /** {@code META-INF/MANIFEST.MF}: {@code Dependencies: deployment.siebog.ear}. */
     @Deployment(name = MANIFEST_JAR, managed = false, testable = false)
     static JavaArchive ejbJarWithManifestDependency() {
         return ShrinkWrap.create(JavaArchive.class, "external-agents-manifest.jar")
@@ -69,14 +69,14 @@ class ExternalDeploymentIT {
     }
 
     /**
-     * Depending on the EAR's own module is not enough: Siebog's classes live in the WAR, and the EAR
-     * module does not export its sub-deployments' classes.
+     * Depending on the Siebog WAR's module alone is not enough: the API lives in the EAR's {@code lib/},
+     * and the WAR's module does not export what it sees from there.
      */
-    @Deployment(name = EAR_LEVEL_JAR, managed = false, testable = false)
-    static JavaArchive ejbJarDependingOnTheEarOnly() {
-        return ShrinkWrap.create(JavaArchive.class, "external-agents-ear-level.jar")
+    @Deployment(name = WAR_MODULE_JAR, managed = false, testable = false)
+    static JavaArchive ejbJarDependingOnTheWarOnly() {
+        return ShrinkWrap.create(JavaArchive.class, "external-agents-war-module.jar")
                 .addClass(ExternalEcho.class)
-                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment." + SiebogDeployment.EAR_NAME + "\n"));
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: " + SiebogDeployment.WAR_MODULE + "\n"));
     }
 
     @ArquillianResource
@@ -100,9 +100,9 @@ class ExternalDeploymentIT {
     }
 
     @Test
-    void dependingOnTheEarModuleAloneIsNotEnough() {
-        Exception refused = assertThrows(Exception.class, () -> deployer.deploy(EAR_LEVEL_JAR));
-        assertTrue(refused.getMessage().contains("external-agents-ear-level.jar"), refused::getMessage);
+    void dependingOnTheWarModuleAloneIsNotEnough() {
+        Exception refused = assertThrows(Exception.class, () -> deployer.deploy(WAR_MODULE_JAR));
+        assertTrue(refused.getMessage().contains("external-agents-war-module.jar"), refused::getMessage);
         assertFalse(siebog.agentClasses().containsKey("ExternalEcho"));
     }
 
@@ -139,7 +139,7 @@ class ExternalDeploymentIT {
     }
 
     private static String manifestDependingOnSiebog() {
-        return "Manifest-Version: 1.0\nDependencies: " + SiebogDeployment.WAR_MODULE + "\n";
+        return "Manifest-Version: 1.0\nDependencies: " + SiebogDeployment.EAR_MODULE + "\n";
     }
 
     private static String deploymentStructureDependingOnSiebog() {
@@ -151,7 +151,7 @@ class ExternalDeploymentIT {
                         </dependencies>
                     </deployment>
                 </jboss-deployment-structure>
-                """.formatted(SiebogDeployment.WAR_MODULE);
+                """.formatted(SiebogDeployment.EAR_MODULE);
     }
 
 }

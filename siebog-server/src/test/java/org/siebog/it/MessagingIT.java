@@ -28,16 +28,16 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.siebog.agent.AID;
-import org.siebog.agentmanager.AgentManager;
-import org.siebog.agentmanager.UnknownAgentException;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AgentManager;
+import org.siebog.api.MailboxFullException;
+import org.siebog.api.MessageManager;
+import org.siebog.api.Performative;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.it.SiebogApi.Records;
 import org.siebog.it.SiebogApi.Reply;
 import org.siebog.it.agents.AgentRecords;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.MailboxFullException;
-import org.siebog.message.MessageManager;
-import org.siebog.message.Performative;
 
 /**
  * Delivery: delayed posts (over REST and through {@link MessageManager} in the server), per-agent

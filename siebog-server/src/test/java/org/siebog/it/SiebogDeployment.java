@@ -6,21 +6,28 @@ import org.jboss.arquillian.container.test.api.Testable;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.siebog.api.AID;
 import org.siebog.it.agents.Recorder;
 
 /**
  * The deployment under test, shaped like the real one from siebog-ear: {@code siebog.ear} (application
- * {@code siebog}) holding {@code siebog-server.war} at {@code /siebog}, so the managers' global JNDI
- * names ({@code java:global/siebog/siebog-server/...}) are the real ones. The WAR is the one this build
+ * {@code siebog}) holding {@code siebog-server.war} at {@code /siebog} and the API in
+ * {@code lib/siebog-api.jar}, so the managers' global JNDI names ({@code java:global/siebog/siebog-server/...})
+ * are the real ones and other deployments see the API where they would. The WAR is the one this build
  * packaged (main classes only), plus the test agents of {@code org.siebog.it.agents}.
  */
 public final class SiebogDeployment {
 
     public static final String EAR_NAME = "siebog.ear";
     public static final String WAR_NAME = "siebog-server.war";
+    public static final String API_JAR = "siebog-api.jar";
 
-    /** What WildFly names the WAR's module, for other deployments to depend on. */
+    /** What WildFly names the EAR's module, which holds the API ({@code lib/}): other deployments with agents depend on it. */
+    public static final String EAR_MODULE = "deployment." + EAR_NAME;
+
+    /** What WildFly names the WAR's module (the server's own classes; it does not export the API). */
     public static final String WAR_MODULE = "deployment." + EAR_NAME + "." + WAR_NAME;
 
     private static final String APPLICATION_XML = """
@@ -46,7 +53,8 @@ public final class SiebogDeployment {
     public static EnterpriseArchive ear() {
         return ShrinkWrap.create(EnterpriseArchive.class, EAR_NAME)
                 .setApplicationXML(new StringAsset(APPLICATION_XML))
-                .addAsModule(war());
+                .addAsModule(war())
+                .addAsLibrary(api());
     }
 
     /**
@@ -57,7 +65,13 @@ public final class SiebogDeployment {
         WebArchive war = war().addClass(testClass).addClasses(helpers);
         return ShrinkWrap.create(EnterpriseArchive.class, EAR_NAME)
                 .setApplicationXML(new StringAsset(APPLICATION_XML))
-                .addAsModule(Testable.archiveToTest(war));
+                .addAsModule(Testable.archiveToTest(war))
+                .addAsLibrary(api());
+    }
+
+    /** siebog-api's classes (this build's, from the test classpath), as siebog-ear ships them in {@code lib/}. */
+    private static JavaArchive api() {
+        return ShrinkWrap.create(JavaArchive.class, API_JAR).addPackage(AID.class.getPackage());
     }
 
     private static WebArchive war() {
@@ -67,8 +81,11 @@ public final class SiebogDeployment {
                     + " is missing: the integration tests deploy the WAR that `mvn -pl siebog-server verify` packages");
         }
         WebArchive war = ShrinkWrap.createFromZipFile(WebArchive.class, packaged);
-        if (!war.contains("/WEB-INF/classes/org/siebog/agent/AbstractAgent.class")) {
+        if (!war.contains("/WEB-INF/classes/org/siebog/agentmanager/AgentManagerBean.class")) {
             throw new IllegalStateException(packaged + " does not hold Siebog's classes");
+        }
+        if (war.contains("/WEB-INF/classes/org/siebog/api")) {
+            throw new IllegalStateException(packaged + " holds the API's classes: they belong in the EAR's lib/ only");
         }
         // createFromZipFile names the archive after the file; the EAR's application.xml needs this name.
         return ShrinkWrap.create(WebArchive.class, WAR_NAME).merge(war).addPackage(Recorder.class.getPackage())

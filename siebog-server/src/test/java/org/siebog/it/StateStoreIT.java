@@ -26,16 +26,16 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.siebog.agent.AID;
+import org.siebog.api.AID;
 import org.siebog.state.CassandraConfig;
 import org.siebog.state.CassandraStateStore;
+import org.siebog.state.SavedState;
+import org.siebog.state.StateManager;
+import org.siebog.state.StateRefusedException;
 import org.siebog.state.StateStore;
 import org.siebog.state.StateStoreException;
 import org.siebog.state.StateStores;
 import org.siebog.state.StoredState;
-import org.siebog.state.SavedState;
-import org.siebog.state.StateManager;
-import org.siebog.state.StateRefusedException;
 
 /**
  * The state store and the versioning rule (StateManager) inside WildFly (the driver bundled in the WAR) against a real Cassandra 5.0

@@ -22,6 +22,9 @@ import jakarta.json.JsonString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.MalformedMessageException;
+import org.siebog.api.Performative;
 
 /** The ACL JSON form against the fixtures shared with the JavaScript library. */
 class ACLMessageJsonTest {

@@ -13,15 +13,15 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.delivery.ReceiverCounters;
-import org.siebog.agent.AID;
-import org.siebog.agent.Agent;
-import org.siebog.agent.AgentContext;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
+import org.siebog.api.AgentContext;
+import org.siebog.api.Performative;
 import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Mailbox;
-import org.siebog.message.ACLMessage;
+import org.siebog.delivery.ReceiverCounters;
 import org.siebog.message.MessageId;
-import org.siebog.message.Performative;
 
 /**
  * What a journal's records hold: the log ranges where a takeover finds what a record does not

@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.agent.AID;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Performative;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
-import org.siebog.message.ACLMessage;
 import org.siebog.message.MessageId;
-import org.siebog.message.Performative;
 
 class InboxSegmentTest {
 

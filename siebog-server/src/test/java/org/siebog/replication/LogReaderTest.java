@@ -12,13 +12,13 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
-import org.siebog.delivery.ReceiverCounters;
-import org.siebog.agent.AID;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.Performative;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
-import org.siebog.message.ACLMessage;
+import org.siebog.delivery.ReceiverCounters;
 import org.siebog.message.MessageId;
-import org.siebog.message.Performative;
 
 class LogReaderTest {
 

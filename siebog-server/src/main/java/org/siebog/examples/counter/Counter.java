@@ -5,10 +5,10 @@ import java.util.Map;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatefulAgent;
 
 /**
  * Counts numbered messages and notices any that are lost, repeated or out of order: each INFORM

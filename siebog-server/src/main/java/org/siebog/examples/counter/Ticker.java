@@ -2,11 +2,11 @@ package org.siebog.examples.counter;
 
 import jakarta.ejb.Stateless;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatelessAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatelessAgent;
 
 /**
  * Sends a burst of numbered INFORMs to a {@link Counter}: a REQUEST with content

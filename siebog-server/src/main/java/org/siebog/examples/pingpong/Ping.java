@@ -5,11 +5,11 @@ import java.util.logging.Logger;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatefulAgent;
 
 /**
  * Pings a {@link Pong} and counts the answers. Start it with {@code {"pong": "pong@siebog"}}; each

@@ -2,10 +2,10 @@ package org.siebog.examples.senderreceiver;
 
 import jakarta.ejb.Stateless;
 
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatelessAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatelessAgent;
 
 /**
  * Answers each REQUEST with an INFORM carrying the same content, after counting the primes up to

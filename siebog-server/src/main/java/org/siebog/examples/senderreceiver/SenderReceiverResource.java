@@ -21,10 +21,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import org.siebog.agentmanager.AgentManager;
-import org.siebog.agentmanager.InvalidAgentRequestException;
-import org.siebog.connection.ConnectionManager;
-import org.siebog.platform.PlatformConfig;
+import org.siebog.api.AgentManager;
+import org.siebog.api.ConnectionManager;
+import org.siebog.api.InvalidAgentRequestException;
 
 /**
  * Runs of the Sender/Receiver benchmark inside the platform, for {@code perf/sender-receiver}:
@@ -40,6 +39,13 @@ import org.siebog.platform.PlatformConfig;
 public class SenderReceiverResource {
 
     private static final AtomicLong RUN_NUMBERS = new AtomicLong();
+
+    /**
+     * The longest content the node accepts ({@code siebog.message.max-content-chars}, README's table): a
+     * larger payload is refused here, before thousands of agents start to send messages that would be
+     * refused. Read from the node's system property, as any deployment compiled against siebog-api can.
+     */
+    private static final int MAX_CONTENT_CHARS = Integer.getInteger("siebog.message.max-content-chars", 1_048_576);
 
     @EJB
     AgentManager agents;
@@ -59,7 +65,7 @@ public class SenderReceiverResource {
         }
         Map<String, String> args = new LinkedHashMap<>();
         args.put("pairs", number(body, "pairs", 1, 1, 50_000));
-        args.put("payloadChars", number(body, "payloadChars", 7, 0, PlatformConfig.SYSTEM.maxContentChars()));
+        args.put("payloadChars", number(body, "payloadChars", 7, 0, MAX_CONTENT_CHARS));
         args.put("primeLimit", number(body, "primeLimit", 0, 0, 10_000_000));
         args.put("warmup", number(body, "warmup", 100, 1, 1_000_000));
         args.put("measured", number(body, "measured", 100, 1, 1_000_000));

@@ -10,12 +10,12 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateful;
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.agentmanager.AgentManager;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.AgentManager;
+import org.siebog.api.Performative;
+import org.siebog.api.StatefulAgent;
 
 /**
  * Coordinates one Sender/Receiver run: starts {@code pairs} Receivers and Senders, says "measure"

@@ -19,14 +19,14 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
-import org.siebog.agent.AID;
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.AgentInfo;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.agentmanager.AgentManager;
-import org.siebog.agentmanager.InvalidAgentRequestException;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.AgentInfo;
+import org.siebog.api.AgentManager;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.Performative;
+import org.siebog.api.StatefulAgent;
 
 /**
  * The demo's coordinator: ant colony optimisation of a random travelling-salesman instance, with

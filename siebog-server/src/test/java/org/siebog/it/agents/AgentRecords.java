@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
 
 /**
  * What the test agents saw, by agent name, for the tests to read (in-container, or over HTTP through

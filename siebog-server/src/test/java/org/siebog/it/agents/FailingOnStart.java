@@ -4,7 +4,7 @@ import java.util.Map;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.StatefulAgent;
+import org.siebog.api.StatefulAgent;
 
 /** Notes that its onStart ran, then refuses to start. */
 @Stateful

@@ -2,7 +2,7 @@ package org.siebog.it.agents;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.StatefulAgent;
+import org.siebog.api.StatefulAgent;
 
 /** A stateful {@link RecordingAgent}. */
 @Stateful

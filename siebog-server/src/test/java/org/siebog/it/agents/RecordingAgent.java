@@ -5,9 +5,9 @@ import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
-import org.siebog.agent.AbstractAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
 
 /**
  * What every test agent does: records each message it handles in {@link AgentRecords} (in order),

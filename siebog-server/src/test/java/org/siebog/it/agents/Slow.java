@@ -5,7 +5,7 @@ import java.util.Map;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.StatefulAgent;
+import org.siebog.api.StatefulAgent;
 
 /**
  * A {@link RecordingAgent} whose handler waits at a gate, closed unless started with {@code gate=open}:

@@ -2,7 +2,7 @@ package org.siebog.it.agents;
 
 import jakarta.ejb.Stateless;
 
-import org.siebog.agent.StatelessAgent;
+import org.siebog.api.StatelessAgent;
 
 /** A stateless (pooled) {@link RecordingAgent}: one AID, any bean instance per message. */
 @Stateless

@@ -2,10 +2,10 @@ package org.siebog.it.agents;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatefulAgent;
 
 /**
  * Counts the messages it handles and answers each with an INFORM of the count so far, to its

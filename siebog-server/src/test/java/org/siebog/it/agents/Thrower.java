@@ -2,8 +2,8 @@ package org.siebog.it.agents;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.StatefulAgent;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.StatefulAgent;
 
 /**
  * Records every message, then throws from its handler when the content is {@code boom} (a

@@ -2,9 +2,9 @@ package org.siebog.it.agents;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.message.ACLMessage;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.StatefulAgent;
 
 /** A stateful agent whose state cannot be serialised, so it could not survive its node: it must not start. */
 @Stateful

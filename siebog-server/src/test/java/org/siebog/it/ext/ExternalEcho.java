@@ -4,10 +4,10 @@ import java.util.Map;
 
 import jakarta.ejb.Stateful;
 
-import org.siebog.agent.AbstractAgent;
-import org.siebog.agent.StatefulAgent;
-import org.siebog.message.ACLMessage;
-import org.siebog.message.Performative;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatefulAgent;
 
 /**
  * An agent that is not part of the Siebog deployment: {@code ExternalDeploymentIT} deploys it in an
