@@ -23,8 +23,6 @@ import org.siebog.api.UnknownAgentClassException;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.RemoteNodes;
-import org.siebog.device.Device;
-import org.siebog.device.WebClientManager;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.placement.PlacementSelector;
@@ -56,7 +54,7 @@ public class AgentManagerBean implements AgentManager {
     RemoteNodes remote;
 
     @Inject
-    WebClientManager webClients;
+    ClientAgents clientAgents;
 
     private final PlacementSelector placement = PlacementSelectors.fromSystemProperty();
 
@@ -81,9 +79,9 @@ public class AgentManagerBean implements AgentManager {
             if (node != null) {
                 throw new InvalidAgentRequestException(type.name() + " is a client agent: it runs on a device, so give \"device\", not \"node\"");
             }
-            Device chosen = webClients.place(type.name(), device);
+            ClientAgents.DeviceChoice chosen = clientAgents.place(type.name(), device);
             target = chosen.node(); // its proxy goes where the device's socket is
-            onDevice = chosen.id();
+            onDevice = chosen.device();
         } else {
             if (device != null) {
                 throw new InvalidAgentRequestException(type.name() + " is a server agent: it runs on a node, so give \"node\", not \"device\"");

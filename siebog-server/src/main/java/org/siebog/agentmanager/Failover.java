@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 
 import org.siebog.api.AgentKind;
 import org.siebog.cluster.ClusterNode;
-import org.siebog.device.WebClientManager;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.Setting;
@@ -64,7 +63,7 @@ public class Failover {
     ManagedThreadFactory threads;
 
     @Inject
-    WebClientManager webClients;
+    ClientAgents clientAgents;
 
     /**
      * Called with each new member list, in view order. Any agent the directory places on a node
@@ -118,7 +117,7 @@ public class Failover {
                 directory.unregister(entry.aid());
             }
         } else if (entry.kind() == AgentKind.CLIENT) {
-            webClients.takeOver(entry);
+            clientAgents.takeOver(entry);
         } else {
             // Stateless: nothing to restore. A pinned one is pinned here now; a balanced one is listed here.
             directory.update(entry.movedTo(cluster.name()));

@@ -22,9 +22,9 @@ import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Journal;
+import org.siebog.delivery.LocalInstances;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.ReplyInboxes;
-import org.siebog.device.WebClientManagerBean;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.PlatformConfig;
@@ -41,7 +41,7 @@ import org.siebog.state.StateRefusedException;
  * node runs this.
  */
 @ApplicationScoped
-public class LocalAgents {
+public class LocalAgents implements LocalInstances {
 
     @Inject
     AgentClassRegistry classes;
@@ -59,7 +59,7 @@ public class LocalAgents {
     ReplicationLog log;
 
     @Inject
-    WebClientManagerBean webClients;
+    ClientAgents clientAgents;
 
     /** @param device for a client agent, the device to run it on (its proxy lives here); else null */
     public AgentInfo start(String agentClass, String name, Map<String, String> args, boolean pinned, String device) {
@@ -83,6 +83,7 @@ public class LocalAgents {
      * This node's instance of a balanced stateless agent, created on the first message it is
      * chosen to handle here.
      */
+    @Override
     public synchronized Mailbox instanceOf(DirectoryEntry entry) {
         Mailbox mailbox = host.mailbox(entry.aid());
         if (mailbox != null) {
@@ -105,7 +106,7 @@ public class LocalAgents {
             if (unregister) {
                 directory.unregister(aid);
             }
-            webClients.forget(aid, unregister);
+            clientAgents.forget(aid, unregister);
         });
     }
 
@@ -114,9 +115,9 @@ public class LocalAgents {
      * it, messages flow again at once, otherwise it is started on another device.
      */
     public void adopt(DirectoryEntry entry, boolean deviceRunsIt) {
-        Mailbox mailbox = host.host(entry.aid(), webClients.proxy(entry));
+        Mailbox mailbox = host.host(entry.aid(), clientAgents.proxy(entry));
         directory.update(entry);
-        webClients.adopted(entry.aid(), deviceRunsIt);
+        clientAgents.adopted(entry.aid(), deviceRunsIt);
         mailbox.activate();
     }
 
@@ -154,7 +155,7 @@ public class LocalAgents {
     private Mailbox instantiate(DirectoryEntry entry, AgentClass type) {
         Agent agent;
         try {
-            agent = type.kind() == AgentKind.CLIENT ? webClients.proxy(entry) : (Agent) new InitialContext().lookup(type.binding());
+            agent = type.kind() == AgentKind.CLIENT ? clientAgents.proxy(entry) : (Agent) new InitialContext().lookup(type.binding());
         } catch (NamingException | RuntimeException e) {
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
@@ -165,11 +166,11 @@ public class LocalAgents {
         } catch (RuntimeException e) {
             if (notTheAgentsFault(e)) {
                 host.discard(entry.aid());
-                webClients.forget(entry.aid(), false);
+                clientAgents.forget(entry.aid(), false);
                 throw e;
             }
             host.discard(entry.aid());
-            webClients.forget(entry.aid(), true);
+            clientAgents.forget(entry.aid(), true);
             throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);
         }
         if (journal != null) {

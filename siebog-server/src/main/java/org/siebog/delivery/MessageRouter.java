@@ -14,7 +14,6 @@ import java.util.logging.Logger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.siebog.agentmanager.LocalAgents;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.BacklogFullException;
@@ -58,7 +57,7 @@ public class MessageRouter {
     AgentDirectory directory;
 
     @Inject
-    LocalAgents local;
+    LocalInstances local;
 
     @Inject
     ClusterNode cluster;

@@ -202,14 +202,17 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
     // --- client agents ----------------------------------------------------------------------
 
     @Override
-    public Device place(String agentClass, String requested) {
+    public DeviceChoice place(String agentClass, String requested) {
+        Device chosen;
         if (requested != null) {
-            return registry.find(requested).orElseThrow(() -> new InvalidAgentRequestException(
+            chosen = registry.find(requested).orElseThrow(() -> new InvalidAgentRequestException(
                     "there is no device '" + requested + "'; GET /api/devices lists the joined devices"));
+        } else {
+            Collection<Device> joined = registry.all();
+            chosen = balancer.select(sortedById(joined), System.currentTimeMillis()).orElseThrow(() -> joined.isEmpty()
+                    ? new NoDeviceException(agentClass) : NoDeviceException.allSkipped(agentClass, joined.size()));
         }
-        Collection<Device> joined = registry.all();
-        return balancer.select(sortedById(joined), System.currentTimeMillis()).orElseThrow(() -> joined.isEmpty()
-                ? new NoDeviceException(agentClass) : NoDeviceException.allSkipped(agentClass, joined.size()));
+        return new DeviceChoice(chosen.id(), chosen.node());
     }
 
     /** Sorted, so a seeded balancer makes the same choices whatever order the cache iterates in. */
@@ -227,10 +230,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
         return proxy;
     }
 
-    /**
-     * The proxy is gone with its agent: stopped for good ({@code forGood}: its saved state is cleared
-     * too), or only from this node.
-     */
+    @Override
     public void forget(AID aid, boolean forGood) {
         if (proxies.remove(aid) != null && forGood) {
             // Waited for, so that once a stop has answered, an agent of the same name starts empty.
@@ -252,7 +252,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
         local.adopt(entry.movedTo(cluster.name()), deviceAlive);
     }
 
-    /** Called by {@code LocalAgents.adopt} once the adopted proxy's mailbox exists. */
+    @Override
     public void adopted(AID aid, boolean running) {
         ClientAgentProxy proxy = proxies.get(aid);
         if (proxy != null && running) {

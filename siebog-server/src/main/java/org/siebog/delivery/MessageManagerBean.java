@@ -1,4 +1,4 @@
-package org.siebog.message;
+package org.siebog.delivery;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -18,8 +18,6 @@ import org.siebog.api.ACLMessage;
 import org.siebog.api.MessageManager;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
-import org.siebog.delivery.MessageRouter;
-import org.siebog.delivery.ReplyInboxes;
 import org.siebog.platform.Failures;
 
 /** The MessageManager for callers outside an agent (REST, other deployments); agents send through their context. */

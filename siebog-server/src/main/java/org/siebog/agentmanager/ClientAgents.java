@@ -1,0 +1,44 @@
+package org.siebog.agentmanager;
+
+import org.siebog.api.AID;
+import org.siebog.api.Agent;
+import org.siebog.directory.DirectoryEntry;
+
+/**
+ * What agent lifecycle needs of the browser devices that run client agents: where a new one goes,
+ * the proxy through which its node's mailbox reaches it, and what becomes of that proxy when the
+ * agent stops or its node dies. Declared here, by the package that uses it, and implemented by the
+ * device package ({@code WebClientManagerBean}), so that agent lifecycle does not depend on devices
+ * (docs/architecture.md, "Packages").
+ */
+public interface ClientAgents {
+
+    /** A device chosen for a client agent, and the node its socket is on (where the agent's proxy goes). */
+    record DeviceChoice(String device, String node) {
+    }
+
+    /**
+     * The device for a new client agent: {@code requested} if given (it must be joined), else one
+     * picked with probability proportional to its compute units among those that may take one (not
+     * after a missed start deadline, not beyond its share).
+     *
+     * @throws org.siebog.api.InvalidAgentRequestException no such device
+     * @throws org.siebog.api.NoDeviceException            no device is joined, or every one is left out
+     */
+    DeviceChoice place(String agentClass, String requested);
+
+    /**
+     * The proxy for a client agent placed on this node: the agent the node's mailbox calls. Its
+     * {@code start} returns once the device has run the agent's {@code onStart}.
+     */
+    Agent proxy(DirectoryEntry entry);
+
+    /** After a failover: carries on as the proxy of a client agent whose node died. */
+    void takeOver(DirectoryEntry entry);
+
+    /** Once an adopted proxy's mailbox exists: {@code running} when its device still runs the agent. */
+    void adopted(AID aid, boolean running);
+
+    /** The proxy is gone with its agent: stopped for good ({@code forGood}: its saved state is cleared too), or only from this node. */
+    void forget(AID aid, boolean forGood);
+}
