@@ -1,17 +1,24 @@
 package org.siebog;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 
 /**
@@ -83,6 +90,49 @@ class PackagesTest {
                         "jakarta.ws.rs..", "jakarta.websocket..")
                 .check(SIEBOG);
     }
+
+    /**
+     * A public class of the server is used from another package, or the container finds it (beans,
+     * resources, endpoints, filters), or agents and tests in other packages reach it by name: what
+     * only its own package uses is package-private.
+     */
+    @Test
+    void whatOnlyItsPackageUsesIsPackagePrivate() {
+        classes().that().resideOutsideOfPackages("org.siebog.api..", "org.siebog.examples..").and().arePublic().and().areTopLevelClasses()
+                .and(new DescribedPredicate<JavaClass>("of the server's main code") {
+                    @Override
+                    public boolean test(JavaClass type) {
+                        return SIEBOG.contain(type.getName());
+                    }
+                })
+                .should(new ArchCondition<JavaClass>("be used outside their package or found by the container") {
+                    @Override
+                    public void check(JavaClass type, ConditionEvents events) {
+                        // Uses of its nested classes count (Wire.Writer is how other packages use Wire).
+                        boolean usedElsewhere = SIEBOG_AND_TESTS.stream()
+                                .filter(c -> c.equals(type) || c.getName().startsWith(type.getName() + "$"))
+                                .flatMap(c -> c.getDirectDependenciesToSelf().stream())
+                                .anyMatch(d -> !d.getOriginClass().getPackageName().equals(type.getPackageName()));
+                        boolean container = CONTAINER_ANNOTATIONS.stream().anyMatch(type::isAnnotatedWith)
+                                || JSON_VIEWS.contains(type.getSimpleName());
+                        if (!usedElsewhere && !container) {
+                            events.add(SimpleConditionEvent.violated(type, type.getName() + " is public but only its own package uses it"));
+                        }
+                    }
+                })
+                .check(SIEBOG_AND_TESTS);
+    }
+
+    /** What the container instantiates or looks up by itself: such classes stay public. */
+    private static final List<String> CONTAINER_ANNOTATIONS = List.of("jakarta.ejb.Singleton", "jakarta.ejb.Stateless", "jakarta.ejb.Stateful",
+            "jakarta.enterprise.context.ApplicationScoped", "jakarta.ws.rs.Path", "jakarta.ws.rs.ext.Provider", "jakarta.ws.rs.ApplicationPath",
+            "jakarta.websocket.server.ServerEndpoint", "jakarta.servlet.annotation.WebFilter", "jakarta.servlet.annotation.WebServlet");
+
+    /** What JSON-B writes by reflection (the REST API's bodies): kept public for it. */
+    private static final Set<String> JSON_VIEWS = Set.of("AgentClassView", "AgentView", "ErrorView");
+
+    /** The server's classes with the tests': a class the tests of another package use is used there. */
+    private static final JavaClasses SIEBOG_AND_TESTS = new ClassFileImporter().importPackages("org.siebog");
 
     private static String[] serverPackages() {
         return LAYERS.stream().skip(1).flatMap(l -> Arrays.stream(l.packages())).toArray(String[]::new);

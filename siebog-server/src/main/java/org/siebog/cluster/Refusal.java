@@ -19,7 +19,7 @@ import org.siebog.api.UnknownAgentException;
  * REST adds Retry-After; {@link RemoteNodeException}); every other refusal needs only its status and
  * text and comes back as a {@link RefusedByNodeException}.
  */
-public final class Refusal {
+final class Refusal {
 
     /** On the wire as its ordinal: append new kinds at the end (nodes of one cluster run one build). */
     enum Kind {

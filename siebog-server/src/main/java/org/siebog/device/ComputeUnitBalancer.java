@@ -22,7 +22,7 @@ import org.siebog.platform.Setting;
  * has. Otherwise one device claiming a million units would get nearly every agent, and with them
  * their saved state and their messages.
  */
-public final class ComputeUnitBalancer {
+final class ComputeUnitBalancer {
 
     static final double DEFAULT_MAX_SHARE = Double.parseDouble(Setting.DEVICE_MAX_SHARE.documentedDefault());
     /** How long the agents per device are counted forward from one reading of the directory (a read parses every entry). */

@@ -15,7 +15,7 @@ import jakarta.json.spi.JsonProvider;
  * @param label        what the device calls itself (may be empty), for people reading {@code GET /api/devices}
  * @param skippedUntil when (epoch ms) placement may choose it again after it missed a start deadline; 0 if it never did
  */
-public record Device(String id, String node, double computeUnits, String label, long skippedUntil) {
+record Device(String id, String node, double computeUnits, String label, long skippedUntil) {
 
     private static final JsonProvider JSON = JsonProvider.provider();
 

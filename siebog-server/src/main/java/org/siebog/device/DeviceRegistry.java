@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /** Every device joined to the cluster, whichever node holds its socket. */
-public interface DeviceRegistry {
+interface DeviceRegistry {
 
     /** Records a device; false when its id is taken. */
     boolean register(Device device);

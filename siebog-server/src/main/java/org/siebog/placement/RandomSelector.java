@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /** A node chosen uniformly at random; seedable, so tests can check the spread. */
-public final class RandomSelector implements PlacementSelector {
+final class RandomSelector implements PlacementSelector {
 
     private final RandomGenerator random;
 

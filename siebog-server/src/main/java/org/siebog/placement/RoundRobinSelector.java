@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Each node in turn: N new agents on N nodes land one per node. The default. */
-public final class RoundRobinSelector implements PlacementSelector {
+final class RoundRobinSelector implements PlacementSelector {
 
     private final AtomicInteger next = new AtomicInteger();
 

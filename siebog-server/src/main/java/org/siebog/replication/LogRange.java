@@ -10,7 +10,7 @@ package org.siebog.replication;
  * range inherited from an earlier host ends at the last position replayed from it: what that host
  * logged past a gap was never replayed, and the new host gives those positions to new messages.
  */
-public record LogRange(String writer, long fromSegment, long lastSeq) {
+record LogRange(String writer, long fromSegment, long lastSeq) {
 
     /** The range of the node that hosts the agent: every position it logs from now on. */
     static LogRange open(String writer, long fromSegment) {
