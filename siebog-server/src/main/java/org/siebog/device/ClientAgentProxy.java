@@ -17,7 +17,6 @@ import org.siebog.agent.AgentContext;
 import org.siebog.agentmanager.InvalidAgentRequestException;
 import org.siebog.cluster.RemoteNodeException;
 import org.siebog.message.ACLMessage;
-import org.siebog.message.ACLMessageJson;
 import org.siebog.platform.SiebogException;
 import org.siebog.state.SavedState;
 
@@ -147,7 +146,7 @@ final class ClientAgentProxy implements Agent {
         launchedAt = System.currentTimeMillis();
         startDeadline = StartDeadline.current();
         starting = new CompletableFuture<>();
-        push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args, saved));
+        push.toDevice(device, new DeviceFrames.Start(aid, agentClass, module, args, saved).write());
         return starting;
     }
 
@@ -169,7 +168,7 @@ final class ClientAgentProxy implements Agent {
     @Override
     public synchronized void handle(AgentContext context, ACLMessage message) {
         seq++;
-        unacked.add(new Delivery(seq, DeviceFrames.deliver(aid, seq, ACLMessageJson.toJson(message))));
+        unacked.add(new Delivery(seq, new DeviceFrames.Deliver(aid, seq, message).write()));
         if (running) {
             pushWithinWindow();
         }
@@ -267,7 +266,7 @@ final class ClientAgentProxy implements Agent {
     private synchronized void stopOnDevice() {
         stopped = true;
         if (device != null) {
-            push.toDevice(device, DeviceFrames.stop(aid));
+            push.toDevice(device, new DeviceFrames.Stop(aid).write());
         }
         device = null;
         running = false;
