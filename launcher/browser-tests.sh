@@ -3,7 +3,8 @@
 #   1. Debian's Chromium (apt-get install chromium when running as root and it is missing;
 #      Playwright never downloads a browser),
 #   2. the library's npm devDependencies, exactly as package-lock.json pins them (npm ci),
-#   3. the library's unit tests (node --test test/),
+#   3. the library's unit tests (node --test test/), and perf/devices' frames against the same
+#      fixtures (perf/devices-js/test/),
 #   4. a fresh Cassandra node of its own (launcher/cassandra.sh: CQL 9442, storage 7400, JMX 7499,
 #      its files in target/browser-cassandra), booting while 2 and 3 run,
 #   5. one Siebog node from the EAR just built (HTTP 8980, its files in target/browser-nodes), with
@@ -108,6 +109,8 @@ main() {
 
     say "the library's unit tests (node --test test/)"
     (cd "$CLIENT" && node --test --test-reporter=spec test/) || fail "the library's unit tests failed"
+    say "perf/devices' frames against the same fixtures (node --test perf/devices-js/test/)"
+    (cd "$ROOT/perf/devices-js" && node --test --test-reporter=spec test/) || fail "perf/devices' frame tests failed"
 
     local booted=0
     wait "$CASSANDRA_BOOT" && booted=1

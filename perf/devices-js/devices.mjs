@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import WebSocket from 'ws';
+import * as frames from './frames.mjs';
 
 const HELP = `Usage: perf/devices [options]
 
@@ -135,7 +136,7 @@ class Device {
         this.ws = new WebSocket(wsUrl, { perMessageDeflate: false, handshakeTimeout: 60_000 });
         this.ws.on('open', () => {
             stats.opened++;
-            this.send({ op: 'join', computeUnits: 10, label: `perf-${index}` });
+            this.send(frames.join(10, `perf-${index}`));
         });
         this.ws.on('message', (data) => this.onFrame(JSON.parse(data.toString())));
         this.ws.on('error', (e) => this.rejectWelcome(e));
@@ -170,13 +171,13 @@ class Device {
             case 'heartbeat':
                 break;
             case 'start':
-                this.send({ op: 'started', aid: f.aid });
+                this.send(frames.started(f.aid));
                 break;
             case 'stop':
-                this.send({ op: 'stopped', aid: f.aid });
+                this.send(frames.stopped(f.aid));
                 break;
             case 'deliver':
-                this.send({ op: 'ack', aid: f.aid, seq: f.seq });
+                this.send(frames.ack(f.aid, f.seq));
                 this.handlers.deliver(this, f.aid, f.message);
                 break;
             case 'error':
@@ -189,7 +190,7 @@ class Device {
 
     heartbeat() {
         stats.heartbeats++;
-        this.send({ op: 'heartbeat' });
+        this.send(frames.heartbeat());
     }
 
     held() {
@@ -289,7 +290,7 @@ async function main() {
         deliver(device, aid, message) {
             if (message.performative === 'REQUEST') {
                 // The Echo agent: answer with an INFORM carrying the same content.
-                device.send({ op: 'send', message: { performative: 'INFORM', sender: aid, receivers: [message.sender], content: message.content } });
+                device.send(frames.send(frames.message('INFORM', aid, [message.sender], message.content)));
             } else if (message.performative === 'INFORM') {
                 const pair = byPing.get(aid);
                 if (!pair) return;
@@ -301,7 +302,7 @@ async function main() {
             }
         },
     };
-    const request = (pair) => pair.device.send({ op: 'send', message: { performative: 'REQUEST', sender: pair.ping, receivers: [pair.echo], content: 'ping' } });
+    const request = (pair) => pair.device.send(frames.send(frames.message('REQUEST', pair.ping, [pair.echo], 'ping')));
 
     log(`opening ${fmt(o.devices)} devices at ${wsUrl} (${o.concurrency} joins in flight)`);
     const joinCpu0 = nodeCpuSeconds(o.nodePid);

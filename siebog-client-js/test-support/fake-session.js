@@ -1,4 +1,4 @@
-// A DeviceSession wired to fakes, for the library's unit tests: the frames it writes, the commands
+// A DeviceSession wired to fakes, for the library's unit tests: the frames it writes (parsed, and as text), the commands
 // it posts to each agent's "Worker", the events it emits, and its timers (run on demand).
 import { DeviceSession } from '../src/session.js';
 
@@ -8,11 +8,12 @@ import { DeviceSession } from '../src/session.js';
  */
 export function fixture({ solveChallenge } = {}) {
   const frames = [];
+  const texts = [];
   const events = [];
   const hosts = new Map();
   const timers = [];
   const session = new DeviceSession({
-    send: (text) => frames.push(JSON.parse(text)),
+    send: (text) => { texts.push(text); frames.push(JSON.parse(text)); },
     createAgentHost: (aid, onMessage) => {
       const host = { commands: [], terminated: false, onMessage };
       hosts.set(aid, host);
@@ -25,6 +26,8 @@ export function fixture({ solveChallenge } = {}) {
     solveChallenge,
   });
   const runTimers = () => { for (const t of timers.splice(0)) if (!t.cleared) t.fn(); };
-  const take = () => frames.splice(0);
-  return { session, frames, events, hosts, timers, runTimers, take };
+  const take = () => { texts.splice(0); return frames.splice(0); };
+  /** The frames written since the last take, as the text that went over the socket. */
+  const takeTexts = () => { frames.splice(0); return texts.splice(0); };
+  return { session, frames, texts, events, hosts, timers, runTimers, take, takeTexts };
 }

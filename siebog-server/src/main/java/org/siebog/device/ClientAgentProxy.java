@@ -18,7 +18,6 @@ import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 import org.siebog.api.StartTimedOutException;
-import org.siebog.message.ACLMessageJson;
 import org.siebog.platform.Failures;
 import org.siebog.state.SavedState;
 
@@ -146,7 +145,7 @@ final class ClientAgentProxy implements Agent {
         launchedAt = System.currentTimeMillis();
         startDeadline = StartDeadline.current();
         starting = new CompletableFuture<>();
-        push.toDevice(device, DeviceFrames.start(aid, agentClass, module, args, saved));
+        push.toDevice(device, new DeviceFrames.Start(aid, agentClass, module, args, saved).write());
         return starting;
     }
 
@@ -168,7 +167,7 @@ final class ClientAgentProxy implements Agent {
     @Override
     public synchronized void handle(AgentContext context, ACLMessage message) {
         seq++;
-        unacked.add(new Delivery(seq, DeviceFrames.deliver(aid, seq, ACLMessageJson.toJson(message))));
+        unacked.add(new Delivery(seq, new DeviceFrames.Deliver(aid, seq, message).write()));
         if (running) {
             pushWithinWindow();
         }
@@ -266,7 +265,7 @@ final class ClientAgentProxy implements Agent {
     private synchronized void stopOnDevice() {
         stopped = true;
         if (device != null) {
-            push.toDevice(device, DeviceFrames.stop(aid));
+            push.toDevice(device, new DeviceFrames.Stop(aid).write());
         }
         device = null;
         running = false;

@@ -54,6 +54,11 @@ public class DeviceEndpoint {
         }
     }
 
+    /** This socket's connection (null before it opened). */
+    DeviceConnection connection() {
+        return connection;
+    }
+
     @OnMessage
     public void binary(Session session, ByteBuffer frame) {
         connection.close(CloseReason.CloseCodes.CANNOT_ACCEPT.getCode(), "binary frames are not part of the protocol; send JSON text");

@@ -1,7 +1,5 @@
 package org.siebog.device;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -11,8 +9,6 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
 
 import org.siebog.agent.AgentClass;
 import org.siebog.agentmanager.AgentClassRegistry;
@@ -20,25 +16,45 @@ import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.AgentInfo;
 import org.siebog.api.AgentManager;
-import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 import org.siebog.api.UnknownAgentClassException;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.delivery.MessageRouter;
-import org.siebog.message.ACLMessageJson;
+import org.siebog.device.DeviceFrames.Ack;
+import org.siebog.device.DeviceFrames.AgentError;
+import org.siebog.device.DeviceFrames.AgentStopped;
+import org.siebog.device.DeviceFrames.BadFrame;
+import org.siebog.device.DeviceFrames.Challenge;
+import org.siebog.device.DeviceFrames.ComputeUnits;
+import org.siebog.device.DeviceFrames.ErrorFrame;
+import org.siebog.device.DeviceFrames.FromDevice;
+import org.siebog.device.DeviceFrames.Heartbeat;
+import org.siebog.device.DeviceFrames.Join;
+import org.siebog.device.DeviceFrames.Leave;
+import org.siebog.device.DeviceFrames.LoadState;
+import org.siebog.device.DeviceFrames.SaveState;
+import org.siebog.device.DeviceFrames.Send;
+import org.siebog.device.DeviceFrames.Sent;
+import org.siebog.device.DeviceFrames.Solution;
+import org.siebog.device.DeviceFrames.Spawn;
+import org.siebog.device.DeviceFrames.Spawned;
+import org.siebog.device.DeviceFrames.Started;
+import org.siebog.device.DeviceFrames.State;
+import org.siebog.device.DeviceFrames.StateSaved;
+import org.siebog.device.DeviceFrames.StopAgent;
+import org.siebog.device.DeviceFrames.Stopped;
 import org.siebog.state.StateManager;
 import org.siebog.state.StateRefusedException;
 
 /**
- * The device → server half of docs/device-protocol.md: reads a frame, checks it, and acts. A
- * mistake inside a well-formed frame is answered with an {@code error} frame and changes nothing;
- * a frame that breaks the protocol closes the socket.
+ * The device → server half of docs/device-protocol.md: reads a frame into its record
+ * ({@link DeviceFrames}), and acts. A mistake inside a well-formed frame is answered with an
+ * {@code error} frame and changes nothing; a frame that breaks the protocol closes the socket.
  */
 @ApplicationScoped
 public class DeviceProtocol {
 
-    static final double MAX_COMPUTE_UNITS = 1_000_000;
     /** Close code 1008: the device broke a rule of admission (docs/device-protocol.md). */
     static final int POLICY_VIOLATION = 1008;
 
@@ -60,13 +76,6 @@ public class DeviceProtocol {
     @Resource
     ManagedExecutorService workers;
 
-    /** A refusal inside a frame: answered, never thrown further. */
-    private static final class BadField extends SiebogException {
-        BadField(String message) {
-            super(message);
-        }
-    }
-
     private static final class AlreadyJoined extends SiebogException {
         AlreadyJoined(String device) {
             super(device != null ? "this socket already joined as device " + device
@@ -79,58 +88,68 @@ public class DeviceProtocol {
         }
     }
 
-    /** The frame a joined device sends most (every heartbeatMs), as the library writes it. */
-    private static final String HEARTBEAT = "{\"op\":\"heartbeat\"}";
-
     void handle(DeviceConnection c, String text) {
         FrameRateLimiter.Verdict rate = c.rate();
         if (rate == FrameRateLimiter.Verdict.CLOSE) {
             tooFast(c);
             return;
         }
-        if (c.joined() && text.equals(HEARTBEAT)) {
+        if (c.joined() && text.equals(Heartbeat.TEXT)) {
             // Answered without parsing: 19,000 idle devices send 3,800 of these a second.
             c.touch();
-            c.send(rate == FrameRateLimiter.Verdict.ADMIT ? DeviceFrames.heartbeat() : slowDown(c, null, "heartbeat"));
+            c.send(rate == FrameRateLimiter.Verdict.ADMIT ? Heartbeat.TEXT : slowDown(c, null, Heartbeat.OP));
             return;
         }
-        DeviceFrame frame;
+        DeviceFrame parsed;
         try {
-            frame = DeviceFrame.parse(text);
+            parsed = DeviceFrame.parse(text);
         } catch (ProtocolViolation v) {
             c.close(v.code, v.getMessage());
             return;
         }
         c.touch();
-        String op = frame.op();
-        if (!c.joined() && !op.equals("join") && !(op.equals("solution") && c.joining() != null)) {
+        String op = parsed.op();
+        if (!c.joined() && !op.equals(Join.OP) && !(op.equals(Solution.OP) && c.joining() != null)) {
             c.close(4001, c.joining() == null ? "send 'join' first" : "answer the 'challenge' with 'solution' first");
             return;
         }
         Long ref = null;
         try {
-            ref = optionalRef(frame);
+            ref = DeviceFrames.optionalRef(parsed);
             if (rate == FrameRateLimiter.Verdict.REFUSE) {
                 c.send(slowDown(c, ref, op));
                 return;
             }
-            switch (op) {
-                case "join" -> join(c, frame);
-                case "solution" -> solution(c, frame);
-                case "heartbeat" -> c.send(DeviceFrames.heartbeat());
-                case "computeUnits" -> reportComputeUnits(c, frame);
-                case "send" -> send(c, frame, ref);
-                case "spawn" -> spawn(c, frame, ref);
-                case "stopAgent" -> stopAgent(c, aid(frame, "aid"), ref);
-                case "saveState" -> saveState(c, frame, ref);
-                case "loadState" -> loadState(c, frame, ref);
-                case "started", "stopped" -> devices.fromDevice(c, op, aid(frame, "aid"), 0, null);
-                case "ack" -> devices.fromDevice(c, op, aid(frame, "aid"), seq(frame), null);
-                case "agentError" -> devices.fromDevice(c, "agentError:" + phase(frame), aid(frame, "aid"), 0,
-                        Objects.requireNonNullElse(frame.string("error"), "(no message)"));
-                case "leave" -> c.close(1000, "left");
-                default -> throw new BadField("unknown op '" + DeviceFrames.quote(op, DeviceFrames.QUOTED_CHARS)
-                        + "'; see docs/device-protocol.md");
+            // The frame's own fields first (a BadFrame, 400, naming the field), then what it asks for.
+            FromDevice frame = DeviceFrames.fromDevice(parsed);
+            if (frame instanceof Ack ack) {
+                devices.fromDevice(c, Ack.OP, ack.aid(), ack.seq(), null);
+            } else if (frame instanceof Send send) {
+                send(c, send);
+            } else if (frame instanceof SaveState save) {
+                saveState(c, save);
+            } else if (frame instanceof LoadState load) {
+                loadState(c, load);
+            } else if (frame instanceof Heartbeat) {
+                c.send(Heartbeat.TEXT);
+            } else if (frame instanceof Started started) {
+                devices.fromDevice(c, Started.OP, started.aid(), 0, null);
+            } else if (frame instanceof Stopped stopped) {
+                devices.fromDevice(c, Stopped.OP, stopped.aid(), 0, null);
+            } else if (frame instanceof AgentError error) {
+                devices.fromDevice(c, AgentError.OP + ":" + error.phase(), error.aid(), 0, error.error());
+            } else if (frame instanceof Spawn spawn) {
+                spawn(c, spawn);
+            } else if (frame instanceof StopAgent stop) {
+                stopAgent(c, stop);
+            } else if (frame instanceof Join join) {
+                join(c, join);
+            } else if (frame instanceof Solution solution) {
+                solution(c, solution);
+            } else if (frame instanceof ComputeUnits units) {
+                reportComputeUnits(c, units.computeUnits());
+            } else if (frame instanceof Leave) {
+                c.close(1000, "left");
             }
         } catch (SiebogException refusal) {
             c.send(errorFrame(ref, refusal));
@@ -140,9 +159,9 @@ public class DeviceProtocol {
     /** The 429 for a frame over the device's rate: it was not acted on. */
     private static String slowDown(DeviceConnection c, Long ref, String op) {
         DeviceLimits limits = c.limits();
-        return DeviceFrames.error(ref, 429, "too many frames: a device may send " + limits.framesPerSecond() + " a second ("
+        return new ErrorFrame(429, "too many frames: a device may send " + limits.framesPerSecond() + " a second ("
                 + limits.frameBurst() + " at once); this '" + DeviceFrames.quote(op, DeviceFrames.QUOTED_CHARS)
-                + "' was not acted on", null);
+                + "' was not acted on", ref, null).write();
     }
 
     /** A device that went on sending long after being told to slow down: closed, and its agents move. */
@@ -153,46 +172,43 @@ public class DeviceProtocol {
         devices.closed(c);
     }
 
-    private void join(DeviceConnection c, DeviceFrame frame) {
+    private void join(DeviceConnection c, Join join) {
         if (c.joined()) {
             throw new AlreadyJoined(c.deviceId());
         }
         if (c.joining() != null) {
             throw new AlreadyJoined(null);
         }
-        String refusal = JoinToken.refusal(JoinToken.configured(), frame.string("token"));
+        String refusal = JoinToken.refusal(JoinToken.configured(), join.token());
         if (refusal != null) {
             // Before the close, and nothing else is queued to a socket that has not joined: the device reads why.
-            c.send(DeviceFrames.error(null, 403, refusal, null));
+            c.send(new ErrorFrame(403, refusal, null, null).write());
             c.close(POLICY_VIOLATION, "join refused: " + refusal);
             return;
         }
-        String label = Objects.requireNonNullElse(frame.string("label"), "");
-        if (label.length() > 100) {
-            throw new BadField("'label' must have at most 100 characters");
-        }
-        if (ComputeUnitPolicy.current().trustClaims() && !frame.absent("computeUnits")) {
-            devices.join(c, computeUnits(frame), label); // a test deployment: the claim is taken
+        String label = Objects.requireNonNullElse(join.label(), "");
+        if (ComputeUnitPolicy.current().trustClaims() && join.computeUnits() != null) {
+            devices.join(c, join.computeUnits(), label); // a test deployment: the claim is taken
             return;
         }
         // Measured, never taken on trust: the device's speed is what it shows on a fresh workload.
         ComputeUnitChallenge challenge = ComputeUnitChallenge.issue();
         c.challenged(new DeviceConnection.Joining(challenge, label));
-        c.send(DeviceFrames.challenge(challenge.seedHex(), ComputeUnitChallenge.PUZZLES, ComputeUnitChallenge.ZERO_BITS));
+        c.send(new Challenge(challenge.seedHex(), ComputeUnitChallenge.PUZZLES, ComputeUnitChallenge.ZERO_BITS).write());
     }
 
     /** The answer to a join's challenge: a right one joins the device with the units its time shows, a wrong one is refused. */
-    private void solution(DeviceConnection c, DeviceFrame frame) {
+    private void solution(DeviceConnection c, Solution solution) {
         long answeredAt = System.nanoTime();
         DeviceConnection.Joining joining = c.joining();
         if (c.joined() || joining == null) {
-            throw new BadField("no challenge to answer: this device has joined");
+            throw new BadFrame("no challenge to answer: this device has joined");
         }
-        String wrong = joining.challenge().refusal(ComputeUnitChallenge.nonces(frame.array("nonces")));
+        String wrong = joining.challenge().refusal(solution.nonces());
         if (wrong != null) {
             // As for a wrong join token: the reason first, then the close; nothing was registered.
-            c.send(DeviceFrames.error(null, 403, "join refused: the answer to the compute-unit challenge is wrong: " + wrong
-                    + " (docs/device-protocol.md, 'Compute units')", null));
+            c.send(new ErrorFrame(403, "join refused: the answer to the compute-unit challenge is wrong: " + wrong
+                    + " (docs/device-protocol.md, 'Compute units')", null, null).write());
             c.close(POLICY_VIOLATION, "join refused: wrong answer to the compute-unit challenge");
             return;
         }
@@ -200,19 +216,15 @@ public class DeviceProtocol {
     }
 
     /** A device's new figure: taken only where claims are trusted (otherwise units are measured, once, at the join). */
-    private void reportComputeUnits(DeviceConnection c, DeviceFrame frame) {
-        double claimed = computeUnits(frame);
+    private void reportComputeUnits(DeviceConnection c, double claimed) {
         if (ComputeUnitPolicy.current().trustClaims()) {
             devices.reportComputeUnits(c, claimed);
         }
     }
 
-    private void send(DeviceConnection c, DeviceFrame frame, Long ref) {
-        JsonObject json = frame.object("message");
-        if (json == null) {
-            throw new BadField("'send' needs a 'message' object (an ACL message)");
-        }
-        ACLMessage message = ACLMessageJson.fromJson(json);
+    private void send(DeviceConnection c, Send send) {
+        ACLMessage message = send.message();
+        Long ref = send.ref();
         if (message.sender() != null && !devices.hosts(c, message.sender())) {
             throw new NotYourAgentException(c.deviceId(), message.sender());
         }
@@ -221,39 +233,36 @@ public class DeviceProtocol {
             if (failure != null) {
                 c.send(errorFrame(ref, failure));
             } else if (ref != null) {
-                c.send(DeviceFrames.sent(ref));
+                c.send(new Sent(ref).write());
             }
         });
     }
 
-    private void spawn(DeviceConnection c, DeviceFrame frame, Long ref) {
-        requireRef(ref, "spawn");
-        String agentClass = requiredString(frame, "agentClass");
-        String name = requiredString(frame, "name");
-        Map<String, String> args = args(frame);
-        String device = frame.absent("device") ? null : requiredString(frame, "device");
+    private void spawn(DeviceConnection c, Spawn spawn) {
+        String device = spawn.device();
         if (device != null && !device.equals(c.deviceId())) {
             throw SpawnRefusedException.onAnotherDevice(c.deviceId(), device);
         }
+        long ref = spawn.ref();
         answerFromWorker(c, ref, () -> {
             // Here, not on the socket's thread: finding a class lists the deployments.
-            AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
+            AgentClass type = classes.find(spawn.agentClass()).orElseThrow(() -> new UnknownAgentClassException(spawn.agentClass()));
             SpawnPolicy policy = SpawnPolicy.current();
             if (!policy.allows(type)) {
-                throw SpawnRefusedException.notSpawnable(agentClass, policy);
+                throw SpawnRefusedException.notSpawnable(spawn.agentClass(), policy);
             }
-            AgentInfo info = agents.start(agentClass, name, args, null, device);
-            return DeviceFrames.spawned(ref, info.aid().toString(), info.location());
+            AgentInfo info = agents.start(spawn.agentClass(), spawn.name(), spawn.args(), null, device);
+            return new Spawned(ref, info.aid(), info.location()).write();
         });
     }
 
     /** A device stops only its own agents (others go through the REST API, where admins are). */
-    private void stopAgent(DeviceConnection c, AID aid, Long ref) {
-        requireRef(ref, "stopAgent");
+    private void stopAgent(DeviceConnection c, StopAgent stop) {
+        AID aid = stop.aid();
         requireOwn(c, aid);
-        answerFromWorker(c, ref, () -> {
+        answerFromWorker(c, stop.ref(), () -> {
             agents.stop(aid);
-            return DeviceFrames.agentStopped(ref, aid.toString());
+            return new AgentStopped(stop.ref(), aid).write();
         });
     }
 
@@ -261,34 +270,29 @@ public class DeviceProtocol {
      * Saves a state of one of this device's agents; answered once the store acknowledged it. The
      * checks that need no store come first, so a refused frame costs the store nothing.
      */
-    private void saveState(DeviceConnection c, DeviceFrame frame, Long ref) {
-        requireRef(ref, "saveState");
-        AID aid = aid(frame, "aid");
-        long version = nonNegative(frame, "version");
-        if (!frame.has("state")) {
-            throw new BadField("'saveState' needs a 'state' (any JSON value)");
-        }
-        String state = frame.json("state");
-        long bytes = DeviceConnection.utf8Length(state);
+    private void saveState(DeviceConnection c, SaveState save) {
+        AID aid = save.aid();
+        long ref = save.ref();
+        long bytes = DeviceConnection.utf8Length(save.state());
         if (bytes > WebClientManagerBean.MAX_STATE_BYTES) {
             throw StateRefusedException.tooLarge(aid, bytes, WebClientManagerBean.MAX_STATE_BYTES);
         }
         requireOwn(c, aid);
         beginStateRequest(c);
-        states.save(aid, version, state, c.deviceId()).whenComplete((saved, failure) -> {
+        states.save(aid, save.version(), save.state(), c.deviceId()).whenComplete((saved, failure) -> {
             c.endStateRequest();
-            c.send(failure == null ? DeviceFrames.stateSaved(ref, aid, saved) : errorFrame(ref, failure));
+            c.send(failure == null ? new StateSaved(ref, aid, saved).write() : errorFrame(ref, failure));
         });
     }
 
-    private void loadState(DeviceConnection c, DeviceFrame frame, Long ref) {
-        requireRef(ref, "loadState");
-        AID aid = aid(frame, "aid");
+    private void loadState(DeviceConnection c, LoadState load) {
+        AID aid = load.aid();
+        long ref = load.ref();
         requireOwn(c, aid);
         beginStateRequest(c);
         states.load(aid).whenComplete((saved, failure) -> {
             c.endStateRequest();
-            c.send(failure == null ? DeviceFrames.state(ref, aid, saved) : errorFrame(ref, failure));
+            c.send(failure == null ? new State(ref, aid, saved).write() : errorFrame(ref, failure));
         });
     }
 
@@ -324,7 +328,7 @@ public class DeviceProtocol {
     private static String errorFrame(Long ref, Throwable failure) {
         SiebogException refusal = unwrap(failure);
         Long version = refusal instanceof StateRefusedException s ? s.version() : null;
-        return DeviceFrames.error(ref, refusal.status(), refusal.getMessage(), version);
+        return new ErrorFrame(refusal.status(), refusal.getMessage(), ref, version).write();
     }
 
     private static SiebogException unwrap(Throwable failure) {
@@ -334,88 +338,5 @@ public class DeviceProtocol {
             }
         }
         return new RemoteNodeException("failed: " + failure);
-    }
-
-    private static double computeUnits(DeviceFrame frame) {
-        Double units = frame.number("computeUnits");
-        if (units == null || !(units > 0) || units > MAX_COMPUTE_UNITS) {
-            throw new BadField("'computeUnits' must be a number above 0 and at most " + (long) MAX_COMPUTE_UNITS);
-        }
-        return units;
-    }
-
-    private static Long optionalRef(DeviceFrame frame) {
-        if (frame.absent("ref")) {
-            return null;
-        }
-        Long ref = frame.integer("ref");
-        if (ref == null) {
-            throw new BadField("'ref' must be an integer");
-        }
-        return ref;
-    }
-
-    private static void requireRef(Long ref, String op) {
-        if (ref == null) {
-            throw new BadField("'" + op + "' needs a numeric 'ref' to answer to");
-        }
-    }
-
-    private static long nonNegative(DeviceFrame frame, String field) {
-        Long n = frame.integer(field);
-        if (n == null || n < 0) {
-            throw new BadField("'" + field + "' must be an integer, 0 or more");
-        }
-        return n;
-    }
-
-    private static long seq(DeviceFrame frame) {
-        Long seq = frame.integer("seq");
-        if (seq == null || seq < 1) {
-            throw new BadField("'seq' must be a positive integer");
-        }
-        return seq;
-    }
-
-    private static String phase(DeviceFrame frame) {
-        String phase = requiredString(frame, "phase");
-        if (!phase.equals("start") && !phase.equals("message") && !phase.equals("stop")) {
-            throw new BadField("'phase' must be start, message or stop");
-        }
-        return phase;
-    }
-
-    private static AID aid(DeviceFrame frame, String field) {
-        try {
-            return AID.parse(requiredString(frame, field));
-        } catch (IllegalArgumentException e) {
-            throw new BadField("'" + field + "': " + e.getMessage());
-        }
-    }
-
-    private static String requiredString(DeviceFrame frame, String field) {
-        String value = frame.string(field);
-        if (value == null || value.isEmpty()) {
-            throw new BadField("'" + field + "' must be a non-empty string");
-        }
-        return value;
-    }
-
-    private static Map<String, String> args(DeviceFrame frame) {
-        if (frame.absent("args")) {
-            return Map.of();
-        }
-        JsonObject object = frame.object("args");
-        if (object == null) {
-            throw new InvalidAgentRequestException("'args' must be an object of strings");
-        }
-        Map<String, String> args = new LinkedHashMap<>();
-        object.forEach((k, v) -> {
-            if (!(v instanceof JsonString s)) {
-                throw new InvalidAgentRequestException("'args." + k + "' must be a string");
-            }
-            args.put(k, s.getString());
-        });
-        return args;
     }
 }

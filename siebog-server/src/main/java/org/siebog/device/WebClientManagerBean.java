@@ -130,8 +130,8 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
         connection.joinedAs(device.id());
         connections.put(device.id(), connection);
         opened.remove(connection);
-        connection.send(DeviceFrames.welcome(device.id(), PlatformConfig.SYSTEM.platformName(), computeUnits, HEARTBEAT_MS, MAX_FRAME_BYTES,
-                MAX_STATE_BYTES, MAX_PENDING_STATE));
+        connection.send(new DeviceFrames.Welcome(device.id(), PlatformConfig.SYSTEM.platformName(), computeUnits, HEARTBEAT_MS,
+                MAX_FRAME_BYTES, MAX_STATE_BYTES, MAX_PENDING_STATE).write());
         // A proxy waiting for a device (e.g. all devices had gone) need not wait for the next sweep.
         sweepSoon();
         return device;
@@ -391,7 +391,7 @@ public class WebClientManagerBean implements WebClientManager, DevicePush, Devic
                 continue; // already waiting for a device, and still must
             }
             if (device != null && proxy.startOverdue(now)) {
-                toDevice(device, DeviceFrames.stop(proxy.aid())); // so a late start there leaves no second copy running
+                toDevice(device, new DeviceFrames.Stop(proxy.aid()).write()); // so a late start there leaves no second copy running
             }
             proxy.detach();
             if (startsNow) {

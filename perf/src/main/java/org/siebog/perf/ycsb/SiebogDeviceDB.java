@@ -61,8 +61,7 @@ public final class SiebogDeviceDB extends DB {
     @Override
     public Status insert(String table, String key, Map<String, ByteIterator> values) {
         SimulatedDevice device = pool.deviceFor(key);
-        JsonObject spawned = await(device, device.request("spawn", frame -> frame
-                .write("agentClass", agentClass).write("name", key).write("device", device.id())));
+        JsonObject spawned = await(device, device.request(ref -> Frames.spawn(agentClass, key, device.id(), ref)));
         if (!"spawned".equals(op(spawned))) {
             return failed("spawn " + key, spawned);
         }
@@ -85,10 +84,8 @@ public final class SiebogDeviceDB extends DB {
     private Status save(HostedAgent agent, Map<String, ByteIterator> values) {
         synchronized (agent) {
             SimulatedDevice device = agent.device();
-            JsonObject answer = await(device, device.request("saveState", frame -> {
-                frame.write("aid", agent.aid()).write("version", agent.version());
-                RecordJson.write(frame, "state", values);
-            }));
+            JsonObject answer = await(device, device.request(ref -> Frames.saveState(agent.aid(), agent.version(),
+                    frame -> RecordJson.write(frame, "state", values), ref)));
             if (answer != null && answer.containsKey("version") && answer.get("version") instanceof JsonNumber v) {
                 agent.observe(v.longValue()); // stateSaved's new version, or a 409/503's current one
             }
@@ -103,7 +100,7 @@ public final class SiebogDeviceDB extends DB {
             return Status.NOT_FOUND;
         }
         SimulatedDevice device = agent.device();
-        JsonObject answer = await(device, device.request("loadState", frame -> frame.write("aid", agent.aid())));
+        JsonObject answer = await(device, device.request(ref -> Frames.loadState(agent.aid(), ref)));
         if (!"state".equals(op(answer))) {
             return failed("loadState " + agent.aid(), answer);
         }
@@ -118,7 +115,7 @@ public final class SiebogDeviceDB extends DB {
             return Status.NOT_FOUND;
         }
         SimulatedDevice device = agent.device();
-        JsonObject answer = await(device, device.request("stopAgent", frame -> frame.write("aid", agent.aid())));
+        JsonObject answer = await(device, device.request(ref -> Frames.stopAgent(agent.aid(), ref)));
         return "agentStopped".equals(op(answer)) ? Status.OK : failed("stopAgent " + agent.aid(), answer);
     }
 

@@ -1,7 +1,6 @@
 package org.siebog.perf.ycsb;
 
 import java.io.StringReader;
-import java.io.StringWriter;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,7 +8,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -20,7 +19,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.Cli
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import jakarta.json.stream.JsonGenerator;
 
 /**
  * One simulated browser device: one WebSocket to the node, speaking the device protocol
@@ -30,8 +28,6 @@ import jakarta.json.stream.JsonGenerator;
  * event loop and never blocks; callers wait on the futures {@link #request} returns.
  */
 final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> {
-
-    private static final String HEARTBEAT = "{\"op\":\"heartbeat\"}";
 
     /** What the pool learns from the device: placements, and errors nobody asked for. */
     interface Listener {
@@ -87,26 +83,21 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
     }
 
     /**
-     * Sends one request frame: {@code body} writes its fields after {@code op}; the device adds {@code ref}.
+     * Sends one request frame, {@code frame} of the {@code ref} the device gives it ({@link Frames}).
      * The future completes with the answer carrying that {@code ref}: the expected frame or an {@code error}.
      */
-    CompletableFuture<JsonObject> request(String op, Consumer<JsonGenerator> body) {
+    CompletableFuture<JsonObject> request(LongFunction<String> frame) {
         long ref = refs.incrementAndGet();
         CompletableFuture<JsonObject> answer = new CompletableFuture<>();
         pending.put(ref, answer);
-        StringWriter text = new StringWriter(256);
-        try (JsonGenerator frame = RecordJson.JSON.createGenerator(text)) {
-            frame.writeStartObject().write("op", op);
-            body.accept(frame);
-            frame.write("ref", ref).writeEnd();
-        }
+        String text = frame.apply(ref);
         Channel ch = channel;
         if (!isOpen()) {
             pending.remove(ref);
             answer.completeExceptionally(new IllegalStateException("device " + id + " is closed (" + closeCode + ")"));
             return answer;
         }
-        ch.writeAndFlush(new TextWebSocketFrame(text.toString()));
+        ch.writeAndFlush(new TextWebSocketFrame(text));
         lastSent = System.currentTimeMillis();
         return answer;
     }
@@ -125,7 +116,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
         if (event == ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
-            send("{\"op\":\"join\",\"computeUnits\":" + computeUnits + ",\"label\":\"ycsb-" + index + "\"}");
+            send(Frames.join(computeUnits, "ycsb-" + index));
         } else if (event == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
             joined.completeExceptionally(new IllegalStateException("WebSocket handshake timed out"));
         }
@@ -144,7 +135,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
             return;
         }
         String text = textFrame.text();
-        if (HEARTBEAT.equals(text)) {
+        if (Frames.HEARTBEAT.equals(text)) {
             return; // the server's answer to ours; nothing to do, and the commonest frame: no parsing
         }
         JsonObject message;
@@ -158,15 +149,14 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
                 String aid = message.getString("aid");
                 // A server without agent state sends no version: the agent then has none saved.
                 listener.agentStarted(aid, message.containsKey("version") ? message.getJsonNumber("version").longValue() : 0, this);
-                send("{\"op\":\"started\",\"aid\":" + quoted(aid) + "}");
+                send(Frames.started(aid));
             }
             case "stop" -> {
                 String aid = message.getString("aid");
                 listener.agentStopped(aid);
-                send("{\"op\":\"stopped\",\"aid\":" + quoted(aid) + "}");
+                send(Frames.stopped(aid));
             }
-            case "deliver" -> send("{\"op\":\"ack\",\"aid\":" + quoted(message.getString("aid")) + ",\"seq\":"
-                    + message.getJsonNumber("seq").longValue() + "}");
+            case "deliver" -> send(Frames.ackOf(message));
             default -> answer(message);
         }
     }
@@ -184,7 +174,7 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
     private void heartbeat(long heartbeatMs) {
         long now = System.currentTimeMillis();
         if (now - lastSent >= heartbeatMs || now - lastReceived >= heartbeatMs) {
-            send(HEARTBEAT);
+            send(Frames.HEARTBEAT);
         }
     }
 
@@ -232,10 +222,5 @@ final class SimulatedDevice extends SimpleChannelInboundHandler<WebSocketFrame> 
             ch.writeAndFlush(new TextWebSocketFrame(text));
             lastSent = System.currentTimeMillis();
         }
-    }
-
-    /** AIDs are name@platform tokens without quotes or backslashes, but quote properly anyway. */
-    private static String quoted(String value) {
-        return RecordJson.JSON.createValue(value).toString();
     }
 }
