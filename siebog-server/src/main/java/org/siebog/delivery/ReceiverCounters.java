@@ -73,10 +73,11 @@ public final class ReceiverCounters {
 
     /** The next counter for {@code receiver}: 1, 2, 3, ... or on from the floor if it is not held. */
     public long next(String receiver) {
-        Long previous = last.get(receiver);
-        long counter = (previous == null ? floor : previous) + 1;
-        last.put(receiver, counter);
-        dropBeyondBound();
+        // One look-up (on every message a node sends): merge also moves the receiver to the end.
+        long counter = last.merge(receiver, floor + 1, (previous, none) -> previous + 1);
+        if (last.size() > max) {
+            dropBeyondBound();
+        }
         return counter;
     }
 

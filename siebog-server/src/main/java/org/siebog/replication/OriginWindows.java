@@ -50,8 +50,12 @@ final class OriginWindows {
     private final LongSupplier clock;
     private final long horizon;
     private final int max;
-    /** By origin, least recently heard from first (an origin heard from again moves to the end). */
-    private final LinkedHashMap<String, DedupWindow> windows = new LinkedHashMap<>();
+    /**
+     * By origin, least recently heard from first: in access order, so the one look-up that finds an
+     * origin's window also moves it to the end (a {@link #contains} just before its {@link #add}
+     * moves it early, which changes nothing).
+     */
+    private final LinkedHashMap<String, DedupWindow> windows = new LinkedHashMap<>(16, 0.75f, true);
     private boolean warned;
 
     OriginWindows(LongSupplier clock, long horizon, int max) {
@@ -82,13 +86,9 @@ final class OriginWindows {
     /** Records {@code id} as heard now; false if it was recorded before. */
     boolean add(MessageId id) {
         long now = clock.getAsLong();
-        DedupWindow window = windows.remove(id.origin());
-        if (window == null) {
-            window = new DedupWindow();
-        }
+        DedupWindow window = windows.computeIfAbsent(id.origin(), origin -> new DedupWindow());
         boolean first = window.add(id.counter());
         window.heardAt(now);
-        windows.put(id.origin(), window);
         giveUpOld(now);
         return first;
     }
