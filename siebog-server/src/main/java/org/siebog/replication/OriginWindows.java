@@ -57,6 +57,12 @@ final class OriginWindows {
      */
     private final LinkedHashMap<String, DedupWindow> windows = new LinkedHashMap<>(16, 0.75f, true);
     private boolean warned;
+    /**
+     * When the least recently heard window may be silent for longer than the horizon: until then an
+     * admission does not look (every message is admitted here, and the look cost an iterator each).
+     * Earlier than needed once that window is heard again, which costs one look that finds nothing.
+     */
+    private long silentFrom = Long.MIN_VALUE;
 
     OriginWindows(LongSupplier clock, long horizon, int max) {
         this.clock = clock;
@@ -89,7 +95,9 @@ final class OriginWindows {
         DedupWindow window = windows.computeIfAbsent(id.origin(), origin -> new DedupWindow());
         boolean first = window.add(id.counter());
         window.heardAt(now);
-        giveUpOld(now);
+        if (now > silentFrom || windows.size() > max) {
+            giveUpOld(now);
+        }
         return first;
     }
 
@@ -98,6 +106,7 @@ final class OriginWindows {
             Map.Entry<String, DedupWindow> e = eldest.next();
             boolean silent = now - e.getValue().heardAt() > horizon;
             if (!silent && windows.size() <= max) {
+                silentFrom = e.getValue().heardAt() + horizon;
                 return;
             }
             if (!silent && !warned) {
@@ -108,6 +117,7 @@ final class OriginWindows {
             }
             eldest.remove();
         }
+        silentFrom = Long.MAX_VALUE;
     }
 
     /** Copies of the windows, for a record. */
