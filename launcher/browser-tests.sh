@@ -7,8 +7,10 @@
 #      fixtures (perf/devices-js/test/),
 #   4. a fresh Cassandra node of its own (launcher/cassandra.sh: CQL 9442, storage 7400, JMX 7499,
 #      its files in target/browser-cassandra), booting while 2 and 3 run,
-#   5. one Siebog node from the EAR just built (HTTP 8980, its files in target/browser-nodes), with
-#      that Cassandra as its state store,
+#   5. one Siebog node from the EAR just built, with the examples beside it (siebog-examples.war:
+#      Pong, Primes, the TSP demo) and the tests' own client agents (siebog-client-js/e2e/agents-war,
+#      packed here as target/siebog-e2e-agents.war: Faulty, Keeper, Relay), at HTTP 8980, its files in
+#      target/browser-nodes, with that Cassandra as its state store,
 #   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/),
 # and stops the node (by PID, through ./siebog stop) and the Cassandra (by PID, through
 # launcher/cassandra.sh stop) whatever happens. Screenshots of the host page land in
@@ -87,6 +89,7 @@ main() {
     ensure_node
     ensure_chromium
     [[ -f $ROOT/siebog-ear/target/siebog.ear ]] || fail "no siebog-ear/target/siebog.ear: run the build (./mvnw verify) first"
+    [[ -f $ROOT/siebog-examples/target/siebog-examples.war ]] || fail "no siebog-examples/target/siebog-examples.war: run the build (./mvnw verify) first"
     if [[ -f $NODES_DIR/node1/pid ]] && kill -0 "$(cat "$NODES_DIR/node1/pid")" 2>/dev/null; then
         fail "a browser-test node is still running (PID $(cat "$NODES_DIR/node1/pid")): SIEBOG_NODES_DIR=$NODES_DIR ./siebog stop"
     fi
@@ -120,12 +123,16 @@ main() {
         fail "the browser tests' Cassandra did not start (see $CASSANDRA_LOG)"
     fi
     say "Cassandra is up (PID $(cassandra_pid))"
-    say "starting one node for the browser tests at $URL"
+    # The tests' own client agents: a WAR of static files, no classes (jar from the JDK packs it).
+    local agents_war="$ROOT/target/siebog-e2e-agents.war"
+    rm -f "$agents_war"
+    jar --create --file "$agents_war" -C "$CLIENT/e2e/agents-war" . || fail "could not pack $agents_war"
+    say "starting one node for the browser tests at $URL (with the examples and ${agents_war#"$ROOT"/})"
     # Contact points given, so `run` starts no Cassandra of its own and uses this one.
     SIEBOG_NODES_DIR="$NODES_DIR" \
         SIEBOG_CASSANDRA_CONTACT_POINTS="127.0.0.1:$SIEBOG_CASSANDRA_PORT" SIEBOG_CASSANDRA_LOCAL_DC=datacenter1 \
         SIEBOG_NODE_OPTS="-Dsiebog.device.placement-seed=42 -Dsiebog.device.heartbeat-ms=1000 -Dsiebog.device.trust-claimed-compute-units=true" \
-        "$ROOT/siebog" run --no-build --detach --port-offset "$PORT_OFFSET" 2>"$NODES_DIR.log" \
+        "$ROOT/siebog" run --no-build --detach --port-offset "$PORT_OFFSET" --deploy "$agents_war" 2>"$NODES_DIR.log" \
         || { tail -n 40 "$NODES_DIR.log" >&2; fail "the test node did not start (see $NODES_DIR.log)"; }
 
     say "end-to-end tests in Chromium (siebog-client-js/e2e/; screenshots in ${OUT#"$ROOT"/})"

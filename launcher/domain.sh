@@ -36,12 +36,15 @@ servers form server group "siebog" (profile "ha"). Files and logs: target/domain
 
   start [--servers N] [--port-base B] [--no-build] [--ear FILE]
         Prepare target/domain, start the domain controller and host1 with N servers (default 2),
-        wait until they are up, deploy siebog.ear to the group and wait for the cluster to form.
+        wait until they are up, deploy siebog.ear to the group and wait for the cluster to form,
+        then deploy the examples (siebog-examples.war, at /siebog-examples) to the group.
         --port-base B   port offset of server-1 (default 1000, or SIEBOG_DOMAIN_PORT_BASE); the
                         domain controller listens on 18990+B, server-k's HTTP on 8080+B+100(k-1)
         --no-build      use the EAR and WildFly already built
-        --ear FILE      deploy this EAR instead of siebog-ear/target/siebog.ear (implies --no-build)
-  deploy [FILE]         Deploy FILE (default siebog.ear) to the group, replacing an older one.
+        --ear FILE      deploy this EAR instead of siebog-ear/target/siebog.ear (implies --no-build;
+                        the examples still come from siebog-examples/target/siebog-examples.war)
+  deploy [FILE]         Deploy FILE (default siebog.ear) to the group, replacing an older one
+                        (e.g. siebog-examples/target/siebog-examples.war, or your own agents).
   undeploy [NAME]       Undeploy NAME (default siebog.ear) from the group and remove it.
   add-server NAME       Add server NAME to the group on host1, start it, wait until it joins.
   status                Servers, their state, URL and cluster view; deployments; GET /api/nodes.
@@ -258,10 +261,11 @@ domain_start() {
     [[ $servers =~ ^[0-9]+$ ]] && ((servers >= 1 && servers <= 50)) || die "--servers must be a number from 1 to 50, got '$servers'"
     [[ $base =~ ^[0-9]+$ ]] && ((base <= 40000)) || die "the port base must be a whole number up to 40000, got '$base'"
     require_tools
-    if ((build_first)) || [[ ! -f $ear || ! -d $WILDFLY_HOME ]]; then
+    if ((build_first)) || [[ ! -f $ear || ! -f $EXAMPLES || ! -d $WILDFLY_HOME ]]; then
         build
     fi
     [[ -f $ear ]] || die "no such EAR: $ear"
+    [[ -f $EXAMPLES ]] || die "no $EXAMPLES: build it (./mvnw package -DskipTests -pl siebog-examples -am)"
     domain_running && die "a domain is already running in $DOMAIN_DIR; see ./siebog domain status, or ./siebog domain stop"
     domain_set_ports "$base"
 
@@ -305,6 +309,8 @@ domain_start() {
     wait_servers "$asked" "${names[@]}" || domain_abort
 
     domain_deploy "$ear" || domain_abort
+    # The examples beside it, on every server of the group (they wait for siebog.ear: WEB-INF/jboss-all.xml).
+    domain_deploy "$EXAMPLES" || domain_abort
     local view
     view=$(view_members "$(awk -F'\t' 'NR == 1 { print $5 }' <<<"$SERVERS")")
 

@@ -1,6 +1,6 @@
 // Every message path of the paper's Fig. 4, in real Chromium: server → client agent (through its
 // proxy), client → server agent, server agent → client agent, client → client on one device (no
-// server round trip) and client → client across devices. Relay (webapp/agents/Relay.js) passes a
+// server round trip) and client → client across devices. Relay (e2e/agents-war/agents/Relay.js) passes a
 // request on and the answer back, so one ask shows both legs of a path.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -180,9 +180,13 @@ async function startDemo() {
   } catch (e) {
     // Volunteers need no account to host agents, but starting the demo starts a server agent: an
     // admin's call.
+    // The demo's agents (TspCoordinator and its TspAnt client agents) are examples: a deployment of their
+    // own beside Siebog (siebog-examples.war, which ./siebog run deploys), not part of the platform.
     ui.demoStatus.textContent = e.status === 401 || e.status === 403
       ? `Starting the demo needs a Siebog admin login: ${e.message}`
-      : `Could not start the demo: ${e.message}`;
+      : e.status === 400 && /TspCoordinator/.test(e.message)
+        ? `The TSP demo needs Siebog's examples deployed on this node (siebog-examples.war): ${e.message}`
+        : `Could not start the demo: ${e.message}`;
     ui.startDemo.disabled = false;
   }
 }

@@ -164,6 +164,20 @@ class DockerConfigIT {
                 "docker/node/entrypoint.sh should start WildFly with -c siebog-ha.xml");
     }
 
+    /** As ./siebog run deploys them: the examples' WAR beside siebog.ear, built by the image's own build. */
+    @Test
+    void imageDeploysTheExamplesBesideTheEar() throws IOException {
+        List<String> instructions = instructions(root.resolve(NODE_DOCKERFILE));
+        String deployments = "/opt/wildfly/standalone/deployments/";
+        for (String deployment : List.of("siebog.ear", "siebog-examples.war")) {
+            assertTrue(instructions.stream().anyMatch(i -> i.startsWith("COPY ") && words(i).get(words(i).size() - 1).equals(deployments + deployment)),
+                    NODE_DOCKERFILE + " does not COPY " + deployment + " into " + deployments);
+        }
+        assertTrue(instructions.stream().anyMatch(i -> i.startsWith("RUN ") && i.contains("mvnw") && i.contains("siebog-examples")
+                        && i.contains("siebog-examples/target/siebog-examples.war")),
+                NODE_DOCKERFILE + " does not build siebog-examples and take its WAR");
+    }
+
     @Test
     void dockerKeepsNoWildFlyConfigurationOfItsOwn() throws IOException {
         try (Stream<Path> files = Files.walk(root.resolve("docker"))) {

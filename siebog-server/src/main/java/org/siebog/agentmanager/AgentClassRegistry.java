@@ -35,9 +35,14 @@ import org.siebog.api.StatelessAgent;
  * <p>The walk is repeated on each call, so deploying or undeploying an agent jar shows at once.
  * It is cheap (a few JNDI list calls) next to starting an agent.
  *
- * <p>Client (JavaScript) agent classes are the ES modules in the web application's {@code agents/}
- * directory: {@code agents/Echo.js} is class {@code Echo}, which devices load from
- * {@code /siebog/agents/Echo.js}.
+ * <p>Client (JavaScript) agent classes are the ES modules in the {@code agents/} directory of this web
+ * application and of every other one on the node that names its context root under
+ * {@code java:global/siebog-client-agents} (a String env-entry in its web.xml, e.g.
+ * {@code java:global/siebog-client-agents/siebog-examples = /siebog-examples}): {@code agents/Echo.js} is
+ * class {@code Echo}, which devices load from {@code /siebog/agents/Echo.js}; the examples' TspAnt from
+ * {@code /siebog-examples/agents/TspAnt.js}. Devices load a module from the node they joined, so it is
+ * always same-origin with the library's Worker. Like server classes, those of other deployments are
+ * listed again on each call: deploying or undeploying one shows at once.
  */
 @ApplicationScoped
 public class AgentClassRegistry {
@@ -49,30 +54,47 @@ public class AgentClassRegistry {
             "!" + StatelessAgent.class.getName(), AgentKind.STATELESS);
 
     static final String CLIENT_AGENTS = "/agents/";
+    /** Where other web deployments name their context roots (String env-entries): client agents are in their agents/. */
+    static final String CLIENT_AGENT_DEPLOYMENTS = ROOT + "/siebog-client-agents";
 
     private final Set<String> warnedClashes = ConcurrentHashMap.newKeySet();
 
     /** Read once at deployment: a web app's files do not change while it runs. */
     private volatile List<AgentClass> clientClasses = List.of();
+    /** This web application, through which other deployments' contexts are reached; null until it has started. */
+    private volatile ServletContext web;
 
     /** Weld fires this with the ServletContext when the web application starts. */
     void readClientModules(@Observes @Initialized(ApplicationScoped.class) ServletContext web) {
-        Set<String> paths = web.getResourcePaths(CLIENT_AGENTS);
-        clientClasses = paths == null ? List.of() : paths.stream()
+        this.web = web;
+        clientClasses = clientModules(web);
+    }
+
+    /** The modules directly in a web context's agents/ directory, named by their file names. */
+    private static List<AgentClass> clientModules(ServletContext context) {
+        Set<String> paths = context.getResourcePaths(CLIENT_AGENTS);
+        return paths == null ? List.of() : paths.stream()
                 .filter(p -> p.endsWith(".js") && p.lastIndexOf('/') == CLIENT_AGENTS.length() - 1)
+                .sorted()
                 .map(p -> new AgentClass(p.substring(CLIENT_AGENTS.length(), p.length() - 3), AgentKind.CLIENT,
-                        web.getContextPath() + p))
+                        context.getContextPath() + p))
                 .toList();
     }
 
-    /** A client module named like a server agent class is left out (with a warning): a name means one class. */
+    /**
+     * A client module named like a server agent class, or like a client module found before it (this web
+     * application's first, then the other deployments' by context root), is left out with a warning: a name
+     * means one class.
+     */
     public List<AgentClass> all() {
         List<AgentClass> all = new ArrayList<>(serverClasses());
         Set<String> taken = all.stream().map(AgentClass::name).collect(Collectors.toSet());
-        for (AgentClass client : clientClasses) {
-            if (taken.contains(client.name())) {
+        List<AgentClass> clients = new ArrayList<>(clientClasses);
+        clients.addAll(otherDeploymentsClientClasses());
+        for (AgentClass client : clients) {
+            if (!taken.add(client.name())) {
                 if (warnedClashes.add(client.binding())) { // all() runs on every start: say it once
-                    LOG.warning(() -> "client agent module " + client.binding() + " is ignored: a server agent class is named "
+                    LOG.warning(() -> "client agent module " + client.binding() + " is ignored: another agent class is named "
                             + client.name() + " too");
                 }
             } else {
@@ -100,6 +122,49 @@ public class AgentClassRegistry {
         return bindings.stream()
                 .map(b -> new AgentClass(byBean.get(b.bean()) == 1 ? b.bean() : b.path(), b.kind(), b.jndiName()))
                 .toList();
+    }
+
+    /** The client modules of the web deployments named under {@link #CLIENT_AGENT_DEPLOYMENTS}, by context root. */
+    private List<AgentClass> otherDeploymentsClientClasses() {
+        ServletContext own = web;
+        if (own == null) {
+            return List.of();
+        }
+        List<String> roots = new ArrayList<>();
+        try {
+            InitialContext jndi = new InitialContext();
+            try {
+                NamingEnumeration<NameClassPair> names = jndi.list(CLIENT_AGENT_DEPLOYMENTS);
+                try {
+                    while (names.hasMore()) {
+                        String name = names.next().getName();
+                        if (jndi.lookup(CLIENT_AGENT_DEPLOYMENTS + "/" + name) instanceof String root) {
+                            roots.add(root);
+                        } else if (warnedClashes.add(CLIENT_AGENT_DEPLOYMENTS + "/" + name)) {
+                            LOG.warning(() -> CLIENT_AGENT_DEPLOYMENTS + "/" + name + " is not a String naming a context root; ignored");
+                        }
+                    }
+                } finally {
+                    names.close();
+                }
+            } finally {
+                jndi.close();
+            }
+        } catch (NamingException none) {
+            return List.of(); // no deployment has named one: the context does not exist
+        }
+        List<AgentClass> found = new ArrayList<>();
+        roots.stream().sorted().distinct().forEach(root -> {
+            ServletContext other = root.startsWith("/") && !root.equals(own.getContextPath()) ? own.getContext(root) : null;
+            // getContext answers the longest deployed prefix: only the context itself counts.
+            if (other != null && other.getContextPath().equals(root)) {
+                found.addAll(clientModules(other));
+            } else if (warnedClashes.add(root)) {
+                LOG.warning(() -> "client agents: no web application of this node is deployed at " + root
+                        + " (named under " + CLIENT_AGENT_DEPLOYMENTS + ")");
+            }
+        });
+        return found;
     }
 
     public Optional<AgentClass> find(String name) {

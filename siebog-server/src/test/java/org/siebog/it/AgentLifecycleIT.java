@@ -16,6 +16,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.siebog.it.SiebogApi.Records;
@@ -26,9 +27,15 @@ import org.siebog.it.SiebogApi.Reply;
 @RunAsClient
 class AgentLifecycleIT {
 
-    @Deployment(testable = false)
+    @Deployment(name = "siebog", order = 1, testable = false)
     static EnterpriseArchive deployment() {
         return SiebogDeployment.ear();
+    }
+
+    /** The examples beside it, as ./siebog run deploys them: their agent classes are listed with the platform's. */
+    @Deployment(name = "examples", order = 2, testable = false)
+    static WebArchive examples() {
+        return SiebogDeployment.examples();
     }
 
     private final SiebogApi siebog = SiebogApi.testServer();
@@ -42,14 +49,16 @@ class AgentLifecycleIT {
                 Map.entry("Counter", "stateful"), Map.entry("Ticker", "stateless"),
                 Map.entry("Sender", "stateful"), Map.entry("Receiver", "stateless"), Map.entry("SenderReceiverRun", "stateful"),
                 Map.entry("Recorder", "stateful"), Map.entry("StatelessRecorder", "stateless"), Map.entry("Slow", "stateful"),
-                Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"),
-                Map.entry("Unreplicable", "stateful"), Map.entry("Tally", "stateful"), Map.entry("TspCoordinator", "stateful"));
+                Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"), Map.entry("Responder", "stateless"),
+                Map.entry("Tally", "stateful"),
+                Map.entry("Unreplicable", "stateful"), Map.entry("TspCoordinator", "stateful"));
         expected.forEach((name, kind) -> assertEquals(kind, classes.get(name), () -> name + " in " + classes));
-        // Only agents are listed: the managers and other beans of the deployment are not. The rest are
-        // the JavaScript modules in the web app's agents/ directory.
+        // Only agents are listed: the managers and other beans of the deployments are not. The rest are
+        // the JavaScript modules in the agents/ directory of the Siebog WAR (Echo, the test's TestClient)
+        // and of the examples' WAR (TspAnt, Primes: named in java:global/siebog-client-agents).
         Map<String, String> others = new java.util.HashMap<>(classes);
         others.keySet().removeAll(expected.keySet());
-        assertTrue(others.keySet().containsAll(java.util.List.of("Echo", "Faulty", "TspAnt", "TestClient")), others::toString);
+        assertEquals(Set.of("Echo", "TestClient", "TspAnt", "Primes"), others.keySet(), others::toString);
         others.forEach((name, kind) -> assertEquals("client", kind, name));
     }
 

@@ -22,6 +22,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -43,9 +44,15 @@ class ApiAccessIT {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final SiebogApi AS_ADMIN = SiebogApi.testServer();
 
-    @Deployment(testable = false)
+    @Deployment(name = "siebog", order = 1, testable = false)
     static EnterpriseArchive deployment() {
         return SiebogDeployment.ear();
+    }
+
+    /** The examples beside it, as ./siebog run deploys them: the Sender/Receiver runs' endpoints are the API's too. */
+    @Deployment(name = "examples", order = 2, testable = false)
+    static WebArchive examples() {
+        return SiebogDeployment.examples();
     }
 
     enum Caller {
@@ -82,7 +89,8 @@ class ApiAccessIT {
                 new Endpoint("GET /agents/{aid}", READERS, c -> c.api.get("agents/" + c.witness)),
                 new Endpoint("GET /nodes", READERS, c -> c.api.get("nodes")),
                 new Endpoint("GET /devices", READERS, c -> c.api.get("devices")),
-                new Endpoint("GET /examples/sender-receiver/runs/{id}", READERS, c -> c.api.get("examples/sender-receiver/runs/none")),
+                new Endpoint("GET /siebog-examples/api/sender-receiver/runs/{id}", READERS,
+                        c -> c.api.examples().get("sender-receiver/runs/none")),
                 new Endpoint("POST /agents", ADMINS, c -> c.api.tryStartAgent("Recorder", "started-" + NAMES.incrementAndGet(), Map.of())),
                 new Endpoint("DELETE /agents/{aid}", ADMINS, c -> c.api.delete("agents/" + c.witness)),
                 new Endpoint("POST /messages without a sender", POSTERS,
@@ -91,8 +99,8 @@ class ApiAccessIT {
                         c -> c.api.trySend(message("INFORM").to(c.witness).content("posted").json(), 10)),
                 new Endpoint("POST /messages with a sender", ADMINS,
                         c -> c.api.trySend(message("INFORM").from(c.witness).to(c.witness).content("posted").json())),
-                new Endpoint("POST /examples/sender-receiver/runs", ADMINS,
-                        c -> c.api.post("examples/sender-receiver/runs", "{\"pairs\": 1, \"warmup\": 1, \"measured\": 1}")));
+                new Endpoint("POST /siebog-examples/api/sender-receiver/runs", ADMINS,
+                        c -> c.api.examples().post("sender-receiver/runs", "{\"pairs\": 1, \"warmup\": 1, \"measured\": 1}")));
     }
 
     @TestFactory

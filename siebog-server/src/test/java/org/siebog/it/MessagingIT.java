@@ -67,7 +67,7 @@ class MessagingIT {
     @Test
     @RunAsClient
     void aRestClientCanAskAnAgentAndGetsItsAnswer() {
-        String pong = siebog.startAgent("Pong", "asked-pong");
+        String pong = siebog.startAgent("Responder", "asked-pong");
         Reply answer = siebog.post("messages?awaitReplyMs=10000", message("REQUEST").to(pong).content("ping").json().toString());
         assertEquals(200, answer.status(), answer::toString);
         assertEquals("INFORM", answer.object().getString("performative"));
@@ -90,7 +90,7 @@ class MessagingIT {
     @RunAsClient
     void clientsWaitingForRepliesDoNotHoldUpOtherRequests() throws Exception {
         String silent = siebog.startAgent("Recorder", "keeps-them-waiting");
-        String pong = siebog.startAgent("Pong", "answers-at-once");
+        String pong = siebog.startAgent("Responder", "answers-at-once");
         // More waiting asks than the server has HTTP worker threads (16 per core): were each
         // holding one, the ping below would queue until they time out.
         int waiting = 100;

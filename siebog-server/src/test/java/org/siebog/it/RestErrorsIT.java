@@ -19,6 +19,7 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,9 +46,15 @@ class RestErrorsIT {
     private static final int MAX_DELAYED_BYTES = 4 << 20;
     private static final AtomicInteger TESTS = new AtomicInteger();
 
-    @Deployment(testable = false)
+    @Deployment(name = "siebog", order = 1, testable = false)
     static EnterpriseArchive deployment() {
         return SiebogDeployment.ear();
+    }
+
+    /** The examples beside it, as ./siebog run deploys them: Ping and Pong. */
+    @Deployment(name = "examples", order = 2, testable = false)
+    static WebArchive examples() {
+        return SiebogDeployment.examples();
     }
 
     private final SiebogApi siebog = SiebogApi.testServer();

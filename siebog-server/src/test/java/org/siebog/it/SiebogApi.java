@@ -71,6 +71,14 @@ public final class SiebogApi {
                 .as("admin");
     }
 
+    /**
+     * The examples' API beside this one ({@code /siebog-examples/api/}, siebog-examples' Sender/Receiver runs),
+     * with the same credentials.
+     */
+    public SiebogApi examples() {
+        return new SiebogApi(api.resolve("/siebog-examples/api/"), authorization);
+    }
+
     /** The same API as one of the test accounts: {@code admin}, {@code user}, {@code viewer} or {@code nobody} (no Siebog role). */
     public SiebogApi as(String user) {
         return new SiebogApi(api, authorization(user));

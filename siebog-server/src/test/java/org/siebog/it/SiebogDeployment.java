@@ -24,6 +24,9 @@ public final class SiebogDeployment {
     public static final String WAR_NAME = "siebog-server.war";
     public static final String API_JAR = "siebog-api.jar";
 
+    /** The examples' deployment (siebog-examples), at {@code /siebog-examples}; it waits for siebog.ear. */
+    public static final String EXAMPLES_WAR_NAME = "siebog-examples.war";
+
     /** What WildFly names the EAR's module, which holds the API ({@code lib/}): other deployments with agents depend on it. */
     public static final String EAR_MODULE = "deployment." + EAR_NAME;
 
@@ -67,6 +70,25 @@ public final class SiebogDeployment {
                 .setApplicationXML(new StringAsset(APPLICATION_XML))
                 .addAsModule(Testable.archiveToTest(war))
                 .addAsLibrary(api());
+    }
+
+    /**
+     * The examples (Ping/Pong, Counter/Ticker, Sender/Receiver and its REST resource, TSP with its client
+     * agents) as {@code ./siebog run} deploys them beside the EAR: the WAR siebog-examples packaged, copied
+     * by this build to {@code target/it-deployments/}. Deploy it after {@link #ear()} (a second
+     * {@code @Deployment}, {@code order = 2}).
+     */
+    public static WebArchive examples() {
+        File packaged = new File(System.getProperty("siebog.it.examplesWar", "target/it-deployments/" + EXAMPLES_WAR_NAME));
+        if (!packaged.isFile()) {
+            throw new IllegalStateException(packaged.getAbsolutePath()
+                    + " is missing: the build copies siebog-examples' WAR there before the integration tests");
+        }
+        WebArchive war = ShrinkWrap.createFromZipFile(WebArchive.class, packaged);
+        if (!war.contains("/WEB-INF/classes/org/siebog/examples/pingpong/Pong.class")) {
+            throw new IllegalStateException(packaged + " does not hold the examples");
+        }
+        return ShrinkWrap.create(WebArchive.class, EXAMPLES_WAR_NAME).merge(war);
     }
 
     /** siebog-api's classes (this build's, from the test classpath), as siebog-ear ships them in {@code lib/}. */

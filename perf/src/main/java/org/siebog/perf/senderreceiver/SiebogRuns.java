@@ -38,16 +38,31 @@ final class SiebogRuns {
 
     SiebogRuns(URI node) {
         this.node = node;
-        this.runs = node + "/api/examples/sender-receiver/runs";
+        this.runs = examplesOf(node) + "/api/sender-receiver/runs";
     }
 
-    /** Fails fast, before any run, when nothing answers at the URL. */
+    /**
+     * The examples' deployment beside the node's Siebog, where the runs' resource lives:
+     * {@code http://host:port/siebog} → {@code http://host:port/siebog-examples}.
+     */
+    static String examplesOf(URI node) {
+        return node.resolve("/siebog-examples").toString();
+    }
+
+    /** Fails fast, before any run, when nothing answers at the URL or the examples are not deployed beside it. */
     void checkReachable() throws RunFailedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(node + "/api/nodes")).timeout(REQUEST_TIMEOUT).build();
         HttpResponse<String> response = send(request);
         if (response.statusCode() != 200) {
             throw new RunFailedException("GET " + request.uri() + " answered " + response.statusCode()
                     + ": is Siebog deployed at " + node + "?");
+        }
+        // An unknown run: the resource answers 404 with its JSON error; without the examples there is no resource.
+        HttpRequest probe = HttpRequest.newBuilder(URI.create(runs + "/none")).timeout(REQUEST_TIMEOUT).build();
+        HttpResponse<String> examples = send(probe);
+        if (examples.statusCode() != 404 || !examples.body().contains("no Sender/Receiver run")) {
+            throw new RunFailedException("GET " + probe.uri() + " answered " + examples.statusCode()
+                    + ": is siebog-examples.war deployed beside siebog.ear (./siebog run deploys both)?");
         }
     }
 

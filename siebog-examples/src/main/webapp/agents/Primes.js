@@ -9,7 +9,7 @@
 // How it survives: the REQUEST is acknowledged only once onMessage returns, so when the device
 // closes mid-computation the server starts the agent on another device with its last saved state
 // and delivers the REQUEST again; onMessage sees the same job in the state and goes on from `next`.
-import { Agent } from '../js/agent.js';
+import { Agent } from '/siebog/js/agent.js';
 
 export default class Primes extends Agent {
   onStart(args, state) {

@@ -27,13 +27,13 @@ import org.siebog.api.InvalidAgentRequestException;
 
 /**
  * Runs of the Sender/Receiver benchmark inside the platform, for {@code perf/sender-receiver}:
- * {@code POST /api/examples/sender-receiver/runs} {@code {"pairs", "payloadChars", "primeLimit",
+ * {@code POST /siebog-examples/api/sender-receiver/runs} {@code {"pairs", "payloadChars", "primeLimit",
  * "warmup", "measured", "senderNode", "receiverNode"}} → 202 {@code {"id"}}; {@code GET .../runs/{id}} →
  * its state and result. The two node names are optional: given, every Sender runs on one and every
  * Receiver is pinned to the other, so every round trip crosses nodes. Starting a run is for admins
  * (it starts thousands of agents); every role may read one.
  */
-@Path("examples/sender-receiver/runs")
+@Path("sender-receiver/runs")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({"siebog-viewer", "siebog-user", "siebog-admin"})
 public class SenderReceiverResource {
@@ -47,13 +47,13 @@ public class SenderReceiverResource {
      */
     private static final int MAX_CONTENT_CHARS = Integer.getInteger("siebog.message.max-content-chars", 1_048_576);
 
-    @EJB
+    @EJB(lookup = AgentManager.JNDI_NAME)
     AgentManager agents;
 
     @Inject
     SenderReceiverRuns runs;
 
-    @EJB
+    @EJB(lookup = ConnectionManager.JNDI_NAME)
     ConnectionManager connections;
 
     @POST
@@ -78,7 +78,7 @@ public class SenderReceiverResource {
         runs.started(id, args);
         // The coordinator reports to this node's run registry, so it runs here.
         agents.start("SenderReceiverRun", id, args, connections.localNode());
-        return Response.accepted(Map.of("id", id)).location(URI.create("examples/sender-receiver/runs/" + id)).build();
+        return Response.accepted(Map.of("id", id)).location(URI.create("sender-receiver/runs/" + id)).build();
     }
 
     @GET

@@ -5,7 +5,7 @@
 //
 // REQUEST content: {"cities":[[x,y],...],"best":[i,...]|null,"bestLength":n|null,"round":n,"iterations":k,"seed":s}
 // INFORM content:  {"tour":[i,...],"length":L,"iterations":k}
-import { Agent } from '../js/agent.js';
+import { Agent } from '/siebog/js/agent.js';
 
 const TOURS_PER_CITY = 4; // tours per iteration, per city: 20 iterations on 60 cities ≈ 130 ms of CPU
 const ALPHA = 1;          // weight of pheromone

@@ -5,7 +5,7 @@
 // REQUEST {"saveBytes": n}  the same with a string of n characters (for the size limit)
 // REQUEST {"show": true}    INFORM {"state", "version", "startedWith": {"state", "version"}}:
 //                           its state now, and the state and version this copy started from
-import { Agent } from '../js/agent.js';
+import { Agent } from '/siebog/js/agent.js';
 
 export default class Keeper extends Agent {
   onStart(args, state) {

@@ -4,7 +4,7 @@
 // answer to it goes back to the original asker as an INFORM with content
 // {"via": "<this aid>", "from": "<who answered>", "content": "<their content>"}.
 // Relays chain: `content` may itself be {"to": …, "content": …} for a next Relay.
-import { Agent } from '../js/agent.js';
+import { Agent } from '/siebog/js/agent.js';
 
 export default class Relay extends Agent {
   onStart() {

@@ -1,6 +1,6 @@
 // For tests of failing agents: throws in onStart when args.failStart is "true", throws in
 // onMessage when the content is "boom", and otherwise echoes like Echo.
-import { Agent } from '../js/agent.js';
+import { Agent } from '/siebog/js/agent.js';
 
 export default class Faulty extends Agent {
   onStart(args) {

@@ -1,0 +1,80 @@
+package org.siebog.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * As for Siebog's own API (siebog-server's RolesDeclaredTest): every endpoint of the examples' WAR says
+ * who may call it, with Siebog's roles only; reads are for every role, nothing that changes state is
+ * for viewers.
+ */
+class RolesDeclaredTest {
+
+    private static final Set<String> ALL = Set.of("siebog-viewer", "siebog-user", "siebog-admin");
+
+    @Test
+    void everyResourceMethodNamesItsRoles() throws IOException {
+        List<Method> endpoints = endpoints();
+        assertTrue(endpoints.size() >= 2, "found the REST endpoints: " + endpoints);
+        for (Method endpoint : endpoints) {
+            RolesAllowed roles = endpoint.isAnnotationPresent(RolesAllowed.class)
+                    ? endpoint.getAnnotation(RolesAllowed.class)
+                    : endpoint.getDeclaringClass().getAnnotation(RolesAllowed.class);
+            String name = endpoint.getDeclaringClass().getSimpleName() + "." + endpoint.getName();
+            assertTrue(roles != null, name + " declares no @RolesAllowed");
+            assertTrue(ALL.containsAll(Set.of(roles.value())), name + " names a role Siebog does not have: " + List.of(roles.value()));
+            if (endpoint.isAnnotationPresent(GET.class)) {
+                assertEquals(ALL, Set.of(roles.value()), name + ": every role reads");
+            } else {
+                assertFalse(Set.of(roles.value()).contains("siebog-viewer"), name + " changes something, yet viewers may call it");
+            }
+        }
+    }
+
+    /** The HTTP methods of every @Path class compiled from src/main. */
+    private static List<Method> endpoints() throws IOException {
+        Path classes = Path.of("target/classes");
+        List<Method> endpoints = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class") && !f.toString().contains("$")).toList()) {
+                String name = classes.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+                Class<?> type;
+                try {
+                    type = Class.forName(name, false, RolesDeclaredTest.class.getClassLoader());
+                } catch (ClassNotFoundException | LinkageError e) {
+                    continue;
+                }
+                if (!type.isAnnotationPresent(jakarta.ws.rs.Path.class)) {
+                    continue;
+                }
+                for (Method method : type.getDeclaredMethods()) {
+                    if (Stream.of(GET.class, POST.class, PUT.class, DELETE.class, PATCH.class, HEAD.class)
+                            .anyMatch(method::isAnnotationPresent)) {
+                        endpoints.add(method);
+                    }
+                }
+            }
+        }
+        return endpoints;
+    }
+}

@@ -1,0 +1,20 @@
+package org.siebog.it.agents;
+
+import jakarta.ejb.Stateless;
+
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AbstractAgent;
+import org.siebog.api.Performative;
+import org.siebog.api.StatelessAgent;
+
+/** Answers every REQUEST with an INFORM "pong" (as the examples' Pong does), for tests that ask and wait. */
+@Stateless
+public class Responder extends AbstractAgent implements StatelessAgent {
+
+    @Override
+    protected void onMessage(ACLMessage message) {
+        if (message.performative() == Performative.REQUEST) {
+            send(reply(message, Performative.INFORM).content("pong"));
+        }
+    }
+}
