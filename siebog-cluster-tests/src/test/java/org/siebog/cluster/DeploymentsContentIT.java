@@ -48,7 +48,9 @@ class DeploymentsContentIT {
                 "senderreceiver/Receiver", "senderreceiver/SenderReceiverResource", "tsp/TspCoordinator")) {
             assertTrue(entries.contains("WEB-INF/classes/org/siebog/examples/" + example + ".class"), () -> example + " in " + entries);
         }
-        assertTrue(entries.containsAll(List.of("agents/TspAnt.js", "agents/Primes.js", "WEB-INF/jboss-all.xml")), entries::toString);
+        // WEB-INF/ejb-jar.xml: no transaction per message (WildFly does not see AbstractAgent's annotation from here; docs/agents.md).
+        assertTrue(entries.containsAll(List.of("agents/TspAnt.js", "agents/Primes.js", "WEB-INF/jboss-all.xml", "WEB-INF/ejb-jar.xml")),
+                entries::toString);
         List<String> notExamples = entries.stream()
                 .filter(e -> !e.endsWith("/")) // directories
                 .filter(e -> e.startsWith("WEB-INF/lib/") || e.startsWith("WEB-INF/classes/org/") && !e.startsWith("WEB-INF/classes/org/siebog/"))
