@@ -43,9 +43,7 @@ class SettingsDocumentedTest {
         Pattern read = Pattern.compile("(getProperty|getInteger|getLong|getBoolean)\\(\"siebog\\.");
         List<Path> readers;
         try (Stream<Path> sources = Files.walk(MODULE.resolve("src/main/java"))) {
-            // The examples compile against siebog-api alone, as any deployment of agents: they may read a documented property.
-            readers = sources.filter(p -> p.toString().endsWith(".java") && !p.endsWith("platform/Setting.java")
-                    && !p.toString().contains("/org/siebog/examples/"))
+            readers = sources.filter(p -> p.toString().endsWith(".java") && !p.endsWith("platform/Setting.java"))
                     .filter(p -> read.matcher(text(p)).find()).toList();
         }
         assertEquals(List.of(), readers, "settings are read through Setting, where they are listed with their defaults");
