@@ -27,6 +27,7 @@ import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.ReplyInboxes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.replication.AgentJournal;
 import org.siebog.replication.AgentRecord;
@@ -171,7 +172,7 @@ public class LocalAgents implements LocalInstances {
             }
             host.discard(entry.aid());
             clientAgents.forget(entry.aid(), true);
-            throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + rootMessage(e), e);
+            throw new InvalidAgentRequestException("agent " + entry.aid() + " failed to start: " + Failures.rootMessage(e), e);
         }
         if (journal != null) {
             try {
@@ -179,7 +180,7 @@ public class LocalAgents implements LocalInstances {
             } catch (RuntimeException e) { // its state cannot be serialised (the EJB container wraps the reason)
                 host.discard(entry.aid());
                 throw new InvalidAgentRequestException("agent " + entry.aid() + " cannot run as a stateful agent: "
-                        + firstMessageOf(e, IllegalStateException.class), e);
+                        + messageOfFirst(e, IllegalStateException.class), e);
             }
         }
         mailbox.activate();
@@ -210,21 +211,9 @@ public class LocalAgents implements LocalInstances {
         return aid;
     }
 
-    /** The message of the first {@code type} in the cause chain (the container wraps what an agent throws). */
-    private static String firstMessageOf(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (type.isInstance(t)) {
-                return t.getMessage();
-            }
-        }
-        return rootMessage(e);
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.toString();
+    /** The message of the first {@code type} in the cause chain (the container wraps what an agent throws), else the root's. */
+    private static String messageOfFirst(Throwable e, Class<? extends Throwable> type) {
+        Throwable first = Failures.find(e, type);
+        return first != null ? first.getMessage() : Failures.rootMessage(e);
     }
 }

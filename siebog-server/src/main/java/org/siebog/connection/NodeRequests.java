@@ -23,7 +23,7 @@ import org.siebog.cluster.NodeAnswer;
 import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
-import org.siebog.device.WebClientManagerBean;
+import org.siebog.device.DeviceRelay;
 import org.siebog.platform.Failures;
 
 /**
@@ -44,7 +44,7 @@ public class NodeRequests implements RequestHandler {
     LocalAgents local;
 
     @Inject
-    WebClientManagerBean webClients;
+    DeviceRelay devices;
 
     @Resource
     ManagedExecutorService workers;
@@ -83,10 +83,10 @@ public class NodeRequests implements RequestHandler {
         } else if (request instanceof NodeOp.StopAgent stop) {
             workers.execute(() -> response.send(answer(() -> local.stop(stop.aid(), stop.unregister())), false));
         } else if (request instanceof NodeOp.PushToDevice push) {
-            webClients.pushFromNode(push.device(), push.frame());
+            devices.pushFromNode(push.device(), push.frame());
             response.send(answer(() -> { }), false);
         } else if (request instanceof NodeOp.DeviceEvent event) {
-            webClients.toProxy(event.aid(), event.device(), event.op(), event.seq(), event.detail());
+            devices.deviceEvent(event.aid(), event.device(), event.op(), event.seq(), event.detail());
             response.send(answer(() -> { }), false);
         }
     }

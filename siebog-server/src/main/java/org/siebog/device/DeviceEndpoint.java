@@ -25,7 +25,7 @@ public class DeviceEndpoint {
     private static final Logger LOG = Logger.getLogger(DeviceEndpoint.class.getName());
 
     @Inject
-    WebClientManagerBean devices;
+    DeviceSockets sockets;
 
     @Inject
     DeviceProtocol protocol;
@@ -35,8 +35,8 @@ public class DeviceEndpoint {
     @OnOpen
     public void open(Session session) {
         session.setMaxBinaryMessageBufferSize(1024); // binary frames are refused anyway
-        connection = new DeviceConnection(session, DeviceLimits.current(), devices);
-        devices.opened(connection);
+        connection = new DeviceConnection(session, DeviceLimits.current(), sockets);
+        sockets.opened(connection);
     }
 
     /** Taken in parts, so an oversized frame is refused by its size without holding all of it. */
@@ -45,10 +45,10 @@ public class DeviceEndpoint {
         if (connection.shut()) {
             return; // the node gave up on this device and closes it: what it still sends changes nothing
         }
-        String frame = connection.assemble(part, last, WebClientManagerBean.MAX_FRAME_BYTES);
+        String frame = connection.assemble(part, last, DeviceSockets.MAX_FRAME_BYTES);
         if (frame == null && connection.frameTooLarge()) {
             connection.close(CloseReason.CloseCodes.TOO_BIG.getCode(), "a frame may have at most "
-                    + WebClientManagerBean.MAX_FRAME_BYTES + " bytes");
+                    + DeviceSockets.MAX_FRAME_BYTES + " bytes");
         } else if (frame != null) {
             protocol.handle(connection, frame);
         }
@@ -67,7 +67,7 @@ public class DeviceEndpoint {
     @OnClose
     public void close(Session session, CloseReason reason) {
         if (connection != null) {
-            devices.closed(connection);
+            sockets.closed(connection);
         }
     }
 

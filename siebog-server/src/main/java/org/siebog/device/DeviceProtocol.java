@@ -44,6 +44,7 @@ import org.siebog.device.DeviceFrames.State;
 import org.siebog.device.DeviceFrames.StateSaved;
 import org.siebog.device.DeviceFrames.StopAgent;
 import org.siebog.device.DeviceFrames.Stopped;
+import org.siebog.platform.Failures;
 import org.siebog.state.StateManager;
 import org.siebog.state.StateRefusedException;
 
@@ -59,7 +60,13 @@ public class DeviceProtocol {
     static final int POLICY_VIOLATION = 1008;
 
     @Inject
-    WebClientManagerBean devices;
+    DeviceSockets sockets;
+
+    @Inject
+    ClientAgentProxies proxies;
+
+    @Inject
+    DevicePlacement placement;
 
     @Inject
     MessageRouter router;
@@ -123,7 +130,7 @@ public class DeviceProtocol {
             // The frame's own fields first (a BadFrame, 400, naming the field), then what it asks for.
             FromDevice frame = DeviceFrames.fromDevice(parsed);
             if (frame instanceof Ack ack) {
-                devices.fromDevice(c, Ack.OP, ack.aid(), ack.seq(), null);
+                proxies.fromDevice(c, Ack.OP, ack.aid(), ack.seq(), null);
             } else if (frame instanceof Send send) {
                 send(c, send);
             } else if (frame instanceof SaveState save) {
@@ -133,11 +140,11 @@ public class DeviceProtocol {
             } else if (frame instanceof Heartbeat) {
                 c.send(Heartbeat.TEXT);
             } else if (frame instanceof Started started) {
-                devices.fromDevice(c, Started.OP, started.aid(), 0, null);
+                proxies.fromDevice(c, Started.OP, started.aid(), 0, null);
             } else if (frame instanceof Stopped stopped) {
-                devices.fromDevice(c, Stopped.OP, stopped.aid(), 0, null);
+                proxies.fromDevice(c, Stopped.OP, stopped.aid(), 0, null);
             } else if (frame instanceof AgentError error) {
-                devices.fromDevice(c, AgentError.OP + ":" + error.phase(), error.aid(), 0, error.error());
+                proxies.fromDevice(c, AgentError.OP + ":" + error.phase(), error.aid(), 0, error.error());
             } else if (frame instanceof Spawn spawn) {
                 spawn(c, spawn);
             } else if (frame instanceof StopAgent stop) {
@@ -169,7 +176,7 @@ public class DeviceProtocol {
         c.shutDown();
         c.close(POLICY_VIOLATION, "kept sending over " + c.limits().framesPerSecond() + " frames a second after "
                 + c.limits().maxRefusedFrames() + " refusals (429)");
-        devices.closed(c);
+        sockets.closed(c);
     }
 
     private void join(DeviceConnection c, Join join) {
@@ -188,7 +195,7 @@ public class DeviceProtocol {
         }
         String label = Objects.requireNonNullElse(join.label(), "");
         if (ComputeUnitPolicy.current().trustClaims() && join.computeUnits() != null) {
-            devices.join(c, join.computeUnits(), label); // a test deployment: the claim is taken
+            sockets.join(c, join.computeUnits(), label); // a test deployment: the claim is taken
             return;
         }
         // Measured, never taken on trust: the device's speed is what it shows on a fresh workload.
@@ -212,20 +219,20 @@ public class DeviceProtocol {
             c.close(POLICY_VIOLATION, "join refused: wrong answer to the compute-unit challenge");
             return;
         }
-        devices.join(c, joining.challenge().computeUnits(answeredAt, ComputeUnitPolicy.current().maxComputeUnits()), joining.label());
+        sockets.join(c, joining.challenge().computeUnits(answeredAt, ComputeUnitPolicy.current().maxComputeUnits()), joining.label());
     }
 
     /** A device's new figure: taken only where claims are trusted (otherwise units are measured, once, at the join). */
     private void reportComputeUnits(DeviceConnection c, double claimed) {
         if (ComputeUnitPolicy.current().trustClaims()) {
-            devices.reportComputeUnits(c, claimed);
+            placement.reportComputeUnits(c.deviceId(), claimed);
         }
     }
 
     private void send(DeviceConnection c, Send send) {
         ACLMessage message = send.message();
         Long ref = send.ref();
-        if (message.sender() != null && !devices.hosts(c, message.sender())) {
+        if (message.sender() != null && !proxies.hostedBy(c, message.sender())) {
             throw new NotYourAgentException(c.deviceId(), message.sender());
         }
         CompletableFuture<Void> admitted = router.post(message);
@@ -274,8 +281,8 @@ public class DeviceProtocol {
         AID aid = save.aid();
         long ref = save.ref();
         long bytes = DeviceConnection.utf8Length(save.state());
-        if (bytes > WebClientManagerBean.MAX_STATE_BYTES) {
-            throw StateRefusedException.tooLarge(aid, bytes, WebClientManagerBean.MAX_STATE_BYTES);
+        if (bytes > DeviceSockets.MAX_STATE_BYTES) {
+            throw StateRefusedException.tooLarge(aid, bytes, DeviceSockets.MAX_STATE_BYTES);
         }
         requireOwn(c, aid);
         beginStateRequest(c);
@@ -297,14 +304,14 @@ public class DeviceProtocol {
     }
 
     private void requireOwn(DeviceConnection c, AID aid) {
-        if (!devices.hosts(c, aid)) {
+        if (!proxies.hostedBy(c, aid)) {
             throw agents.find(aid).isPresent() ? new NotYourAgentException(c.deviceId(), aid) : new UnknownAgentException(aid);
         }
     }
 
     private static void beginStateRequest(DeviceConnection c) {
-        if (!c.beginStateRequest(WebClientManagerBean.MAX_PENDING_STATE)) {
-            throw StateRefusedException.tooManyPending(WebClientManagerBean.MAX_PENDING_STATE);
+        if (!c.beginStateRequest(DeviceSockets.MAX_PENDING_STATE)) {
+            throw StateRefusedException.tooManyPending(DeviceSockets.MAX_PENDING_STATE);
         }
     }
 
@@ -326,17 +333,9 @@ public class DeviceProtocol {
 
     /** The {@code error} frame for a failure: the refusal's status and message, and a state refusal's version. */
     private static String errorFrame(Long ref, Throwable failure) {
-        SiebogException refusal = unwrap(failure);
+        SiebogException found = Failures.find(failure, SiebogException.class);
+        SiebogException refusal = found != null ? found : new RemoteNodeException("failed: " + failure);
         Long version = refusal instanceof StateRefusedException s ? s.version() : null;
         return new ErrorFrame(refusal.status(), refusal.getMessage(), ref, version).write();
-    }
-
-    private static SiebogException unwrap(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SiebogException se) {
-                return se;
-            }
-        }
-        return new RemoteNodeException("failed: " + failure);
     }
 }

@@ -6,9 +6,10 @@ import java.util.function.Function;
 import org.siebog.api.SiebogException;
 
 /**
- * Failures out of asynchronous stages, unwrapped in one place: a {@code CompletableFuture} wraps
- * what failed in a {@link CompletionException} (or, through {@code get}, an
- * {@link ExecutionException}), and a refusal must reach its caller as itself, with its status.
+ * Failures unwrapped in one place: a {@code CompletableFuture} wraps what failed in a
+ * {@link CompletionException} (or, through {@code get}, an {@link ExecutionException}), the EJB
+ * container wraps what a bean throws (an {@code EJBException}, itself perhaps around a reflective
+ * call's), and a refusal must reach its caller as itself, with its status.
  */
 public final class Failures {
 
@@ -28,5 +29,24 @@ public final class Failures {
     public static SiebogException refusal(Throwable failure, Function<Throwable, ? extends SiebogException> otherwise) {
         Throwable cause = cause(failure);
         return cause instanceof SiebogException refusal ? refusal : otherwise.apply(cause);
+    }
+
+    /** The first {@code type} in {@code failure}'s cause chain, {@code failure} included; null if there is none. */
+    public static <T extends Throwable> T find(Throwable failure, Class<T> type) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+
+    /** The message of the innermost cause, or its string form when it has none: what a person is told went wrong. */
+    public static String rootMessage(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.toString();
     }
 }

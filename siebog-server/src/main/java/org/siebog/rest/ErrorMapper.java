@@ -20,6 +20,7 @@ import jakarta.ws.rs.ext.Provider;
 import org.siebog.api.BacklogFullException;
 import org.siebog.api.MailboxFullException;
 import org.siebog.api.SiebogException;
+import org.siebog.platform.Failures;
 
 /**
  * Turns every failure into the contract's {@code {"error": "..."}} with the fitting status: the
@@ -37,7 +38,7 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     @Override
     public Response toResponse(Throwable thrown) {
-        SiebogException refusal = find(thrown, SiebogException.class);
+        SiebogException refusal = Failures.find(thrown, SiebogException.class);
         if (refusal != null) {
             Response.ResponseBuilder response = error(refusal.status(), refusal.getMessage());
             if (refusal instanceof MailboxFullException || refusal instanceof BacklogFullException) {
@@ -48,11 +49,11 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
         if (thrown instanceof ForbiddenException) {
             return error(403, rolesNeeded()).build();
         }
-        if (thrown instanceof WebApplicationException web && find(thrown, JsonException.class) == null) {
+        if (thrown instanceof WebApplicationException web && Failures.find(thrown, JsonException.class) == null) {
             Response original = web.getResponse();
             return error(original.getStatus(), describe(original.getStatusInfo(), web)).build();
         }
-        JsonException badJson = find(thrown, JsonException.class);
+        JsonException badJson = Failures.find(thrown, JsonException.class);
         if (badJson != null || thrown instanceof ProcessingException) {
             String detail = badJson != null ? badJson.getMessage() : thrown.getMessage();
             return error(Status.BAD_REQUEST.getStatusCode(), "the request body is not valid JSON: " + detail).build();
@@ -85,14 +86,5 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     private static Response.ResponseBuilder error(int status, String message) {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorView(message));
-    }
-
-    private static <T extends Throwable> T find(Throwable thrown, Class<T> type) {
-        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (type.isInstance(t)) {
-                return type.cast(t);
-            }
-        }
-        return null;
     }
 }

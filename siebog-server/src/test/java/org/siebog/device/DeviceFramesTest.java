@@ -209,9 +209,11 @@ class DeviceFramesTest {
     /** The socket path with nothing behind it: a frame that reaches the cluster would fail on the missing beans. */
     private static DeviceEndpoint endpoint() {
         DeviceEndpoint endpoint = new DeviceEndpoint();
-        endpoint.devices = new WebClientManagerBean();
+        endpoint.sockets = new DeviceSockets();
         DeviceProtocol protocol = new DeviceProtocol();
-        protocol.devices = endpoint.devices;
+        protocol.sockets = endpoint.sockets;
+        protocol.proxies = new ClientAgentProxies();
+        protocol.placement = new DevicePlacement();
         endpoint.protocol = protocol;
         return endpoint;
     }
