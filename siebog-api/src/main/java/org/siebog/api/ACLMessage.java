@@ -184,11 +184,13 @@ public record ACLMessage(
     public long envelopeChars() {
         long chars = aidChars(sender) + aidChars(replyTo) + chars(language) + chars(encoding) + chars(ontology)
                 + chars(protocol) + chars(conversationId) + chars(replyWith) + chars(inReplyTo);
-        for (AID receiver : receivers) {
-            chars += aidChars(receiver);
+        for (int i = 0; i < receivers.size(); i++) { // no iterator: most messages have one receiver and no properties
+            chars += aidChars(receivers.get(i));
         }
-        for (Map.Entry<String, String> property : userProperties.entrySet()) {
-            chars += chars(property.getKey()) + chars(property.getValue());
+        if (!userProperties.isEmpty()) {
+            for (Map.Entry<String, String> property : userProperties.entrySet()) {
+                chars += chars(property.getKey()) + chars(property.getValue());
+            }
         }
         return chars;
     }

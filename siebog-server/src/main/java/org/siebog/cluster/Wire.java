@@ -64,8 +64,15 @@ public final class Wire {
 
         private byte[] buffer = new byte[INITIAL_BYTES];
         private int size;
-        /** The messages written since the last reset, by instance, with their place among them. */
+        /**
+         * The messages of several receivers written since the last reset, by instance, with their
+         * place among all messages written in full ({@link #written}). Only those: a message to one
+         * receiver is logged and sent once, and putting every message of a batch here made the map
+         * as large as the batch and its clearing, slot by slot, 1% of a loaded node's CPU.
+         */
         private IdentityHashMap<ACLMessage, Integer> shared;
+        /** Messages written in full since the last reset: the reader numbers them all. */
+        private int written;
 
         /** Empties the writer for the next request; its buffer stays unless one grew it past {@link #MAX_KEPT_BYTES}. */
         public Writer reset() {
@@ -73,9 +80,10 @@ public final class Wire {
             if (buffer.length > MAX_KEPT_BYTES) {
                 buffer = new byte[INITIAL_BYTES];
             }
-            if (shared != null) {
+            if (shared != null && !shared.isEmpty()) {
                 shared.clear();
             }
+            written = 0;
             return this;
         }
 
@@ -132,11 +140,17 @@ public final class Wire {
          * (its 1000-AID receiver list 1000 times over).
          */
         public Writer sharedMessage(ACLMessage m) {
-            if (shared == null) {
-                shared = new IdentityHashMap<>();
+            if (m.receivers().size() > 1) {
+                if (shared == null) {
+                    shared = new IdentityHashMap<>();
+                }
+                Integer earlier = shared.putIfAbsent(m, written);
+                if (earlier != null) {
+                    return integer(earlier);
+                }
             }
-            Integer earlier = shared.putIfAbsent(m, shared.size());
-            return earlier != null ? integer(earlier) : integer(-1).message(m);
+            written++;
+            return integer(-1).message(m);
         }
 
         /** As {@code string(aid.toString())}, without building that string. */

@@ -52,7 +52,7 @@ final class NodeOrigin implements Origin {
         ReceiverCounters stripe = stripes[Math.floorMod(receiver.hashCode(), STRIPES)];
         long counter;
         synchronized (stripe) {
-            counter = stripe.next(receiver.toString());
+            counter = stripe.next(receiver);
         }
         return new MessageId(name, counter);
     }

@@ -45,6 +45,8 @@ public final class AgentJournal implements Journal, Origin {
     private static final Logger LOG = Logger.getLogger(AgentJournal.class.getName());
 
     private final AID aid;
+    /** The origin of this agent's messages: its AID's string form, made once (not at every send). */
+    private final String origin;
     private final Agent agent;
     private final ReplicationLog log;
 
@@ -109,6 +111,7 @@ public final class AgentJournal implements Journal, Origin {
 
     private AgentJournal(AID aid, Agent agent, ReplicationLog log, AgentRecord record, long nextSeq) {
         this.aid = aid;
+        this.origin = aid.toString();
         this.incarnation = record.incarnation();
         this.agent = agent;
         this.log = log;
@@ -227,9 +230,9 @@ public final class AgentJournal implements Journal, Origin {
     @Override
     public synchronized MessageId next(AID receiver) {
         if (ReplyInboxes.nodeOf(receiver).isPresent()) {
-            return MessageId.unnumbered(aid.toString());
+            return MessageId.unnumbered(origin);
         }
-        return new MessageId(aid.toString(), sent.next(receiver.toString()));
+        return new MessageId(origin, sent.next(receiver));
     }
 
     @Override

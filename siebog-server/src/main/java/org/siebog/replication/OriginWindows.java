@@ -3,8 +3,6 @@ package org.siebog.replication;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -51,15 +49,15 @@ final class OriginWindows {
     private final long horizon;
     private final int max;
     /**
-     * By origin, least recently heard from first: in access order, so the one look-up that finds an
-     * origin's window also moves it to the end (a {@link #contains} just before its {@link #add}
-     * moves it early, which changes nothing).
+     * By origin. A plain map, each window knowing when it was last heard from: an access-ordered
+     * one relinked its entries at every admission, writing references into old objects, which the
+     * garbage collector then had to refine (see {@code ReceiverCounters}).
      */
-    private final LinkedHashMap<String, DedupWindow> windows = new LinkedHashMap<>(16, 0.75f, true);
+    private final HashMap<String, DedupWindow> windows = new HashMap<>();
     private boolean warned;
     /**
      * When the least recently heard window may be silent for longer than the horizon: until then an
-     * admission does not look (every message is admitted here, and the look cost an iterator each).
+     * admission does not look (every message is admitted here, and a look reads every window).
      * Earlier than needed once that window is heard again, which costs one look that finds nothing.
      */
     private long silentFrom = Long.MIN_VALUE;
@@ -75,11 +73,9 @@ final class OriginWindows {
         this(System::currentTimeMillis, HORIZON_MS, MAX_ORIGINS);
     }
 
-    /** Copies of {@code saved}'s windows, in the order they were last heard from. */
+    /** Copies of {@code saved}'s windows, each keeping when it was last heard from. */
     OriginWindows restore(Map<String, DedupWindow> saved) {
-        List<Map.Entry<String, DedupWindow>> byHeard = new ArrayList<>(saved.entrySet());
-        byHeard.sort(Comparator.comparingLong(e -> e.getValue().heardAt()));
-        byHeard.forEach(e -> windows.put(e.getKey(), e.getValue().copy()));
+        saved.forEach((origin, window) -> windows.put(origin, window.copy()));
         giveUpOld(clock.getAsLong());
         return this;
     }
@@ -92,7 +88,11 @@ final class OriginWindows {
     /** Records {@code id} as heard now; false if it was recorded before. */
     boolean add(MessageId id) {
         long now = clock.getAsLong();
-        DedupWindow window = windows.computeIfAbsent(id.origin(), origin -> new DedupWindow());
+        DedupWindow window = windows.get(id.origin());
+        if (window == null) {
+            window = new DedupWindow();
+            windows.put(id.origin(), window);
+        }
         boolean first = window.add(id.counter());
         window.heardAt(now);
         if (now > silentFrom || windows.size() > max) {
@@ -101,23 +101,31 @@ final class OriginWindows {
         return first;
     }
 
+    /**
+     * Gives up the windows silent past the horizon, and beyond the bound the least recently heard
+     * (down to seven eighths of it, so that a flood of new origins sorts the windows once per
+     * eighth, not at every admission); then notes when the next may fall silent.
+     */
     private void giveUpOld(long now) {
-        for (Iterator<Map.Entry<String, DedupWindow>> eldest = windows.entrySet().iterator(); eldest.hasNext();) {
-            Map.Entry<String, DedupWindow> e = eldest.next();
-            boolean silent = now - e.getValue().heardAt() > horizon;
-            if (!silent && windows.size() <= max) {
-                silentFrom = e.getValue().heardAt() + horizon;
-                return;
-            }
-            if (!silent && !warned) {
+        windows.values().removeIf(w -> now - w.heardAt() > horizon);
+        if (windows.size() > max) {
+            List<Map.Entry<String, DedupWindow>> byHeard = new ArrayList<>(windows.entrySet());
+            byHeard.sort(Comparator.comparingLong(e -> e.getValue().heardAt()));
+            List<Map.Entry<String, DedupWindow>> givenUp = byHeard.subList(0, byHeard.size() - (max - max / 8));
+            if (!warned) {
                 warned = true;
+                String first = givenUp.get(0).getKey();
                 LOG.warning(() -> "an agent has heard from more than " + max + " origins within "
-                        + horizon / 1000 + " s: the least recent one's window (" + e.getKey()
-                        + ") is given up before its horizon; a late repeat from it would be handled again");
+                        + horizon / 1000 + " s: the least recent ones' windows (" + first
+                        + " first) are given up before their horizon; a late repeat from them would be handled again");
             }
-            eldest.remove();
+            givenUp.forEach(e -> windows.remove(e.getKey()));
         }
-        silentFrom = Long.MAX_VALUE;
+        long leastRecent = Long.MAX_VALUE;
+        for (DedupWindow w : windows.values()) {
+            leastRecent = Math.min(leastRecent, w.heardAt());
+        }
+        silentFrom = leastRecent == Long.MAX_VALUE ? Long.MAX_VALUE : leastRecent + horizon;
     }
 
     /** Copies of the windows, for a record. */

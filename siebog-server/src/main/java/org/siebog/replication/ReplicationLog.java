@@ -7,10 +7,8 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -168,8 +166,8 @@ public class ReplicationLog {
         return LogKeys.writerOf(key).equals(writer);
     }
 
-    private final BlockingQueue<LoggedMessage> inboxWrites = new LinkedBlockingQueue<>();
-    private final BlockingQueue<StateWrite> stateWrites = new LinkedBlockingQueue<>();
+    private final WriterQueue<LoggedMessage> inboxWrites = new WriterQueue<>();
+    private final WriterQueue<StateWrite> stateWrites = new WriterQueue<>();
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
 
@@ -249,39 +247,46 @@ public class ReplicationLog {
     }
 
     private void writeInbox() {
-        List<LoggedMessage> batch = new ArrayList<>(MAX_BATCH);
+        List<LoggedMessage> taken = new ArrayList<>(MAX_BATCH);
         Wire.Writer encoder = new Wire.Writer();
         while (running) {
             try {
-                batch.add(inboxWrites.take());
-                long bytes = batch.get(0).bytes();
-                LoggedMessage next;
-                while (batch.size() < MAX_BATCH && bytes < MAX_SEGMENT_BYTES && (next = inboxWrites.poll()) != null) {
-                    batch.add(next);
-                    bytes += next.bytes();
+                inboxWrites.takeInto(taken, MAX_BATCH); // all that waits: a batch is cut into segments by bytes below
+                for (int from = 0, to; from < taken.size(); from = to) {
+                    long bytes = taken.get(from).bytes();
+                    for (to = from + 1; to < taken.size() && bytes + taken.get(to).bytes() <= MAX_SEGMENT_BYTES; to++) {
+                        bytes += taken.get(to).bytes();
+                    }
+                    writeSegment(taken.subList(from, to), bytes, encoder);
                 }
-                queuedBytes.addAndGet(-bytes);
-                byte[] encoded = SegmentCodec.encode(batch, encoder);
-                InboxSegment segment = new InboxSegment(writer, ++segments, batch.size(), encoded.length);
-                if (segment.number() > reserved) {
-                    reserveFrom(segment.number());
-                }
-                // Listed before the write and kept if it fails: a write that timed out may still have
-                // been stored, and a number listed for nothing costs a reader one missing key.
-                liveSegments.add(segment.number());
-                store(segment.key(), encoded);
-                segmentBytes.addAndGet(segment.bytes()); // given back when release() drops it
-                batch.forEach(m -> m.written().complete(segment));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException | OutOfMemoryError e) {
-                // Even out of memory the writer goes on: its messages fail (their senders hear 503),
-                // where a dead writer would hold up every stateful agent of the node for good.
-                LOG.log(Level.WARNING, "could not replicate " + batch.size() + " admitted messages", e);
-                batch.forEach(m -> m.written().completeExceptionally(e));
             }
-            batch.clear();
+            taken.clear();
+        }
+    }
+
+    /** Writes one segment of at most {@link #MAX_SEGMENT_BYTES} (or one larger message) and completes its messages. */
+    private void writeSegment(List<LoggedMessage> batch, long bytes, Wire.Writer encoder) throws InterruptedException {
+        try {
+            queuedBytes.addAndGet(-bytes);
+            byte[] encoded = SegmentCodec.encode(batch, encoder);
+            InboxSegment segment = new InboxSegment(writer, ++segments, batch.size(), encoded.length);
+            if (segment.number() > reserved) {
+                reserveFrom(segment.number());
+            }
+            // Listed before the write and kept if it fails: a write that timed out may still have
+            // been stored, and a number listed for nothing costs a reader one missing key.
+            liveSegments.add(segment.number());
+            store(segment.key(), encoded);
+            segmentBytes.addAndGet(segment.bytes()); // given back when release() drops it
+            batch.forEach(m -> m.written().complete(segment));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // Even out of memory the writer goes on: its messages fail (their senders hear 503),
+            // where a dead writer would hold up every stateful agent of the node for good.
+            LOG.log(Level.WARNING, "could not replicate " + batch.size() + " admitted messages", e);
+            batch.forEach(m -> m.written().completeExceptionally(e));
         }
     }
 
@@ -321,8 +326,7 @@ public class ReplicationLog {
         while (running) {
             boolean stored = false;
             try {
-                batch.add(stateWrites.take());
-                stateWrites.drainTo(batch, MAX_BATCH - 1);
+                stateWrites.takeInto(batch, MAX_BATCH);
                 Map<String, byte[]> latest = new HashMap<>();
                 for (StateWrite w : batch) {
                     latest.put(w.aid().toString(), w.record().encode());

@@ -192,6 +192,24 @@ class WireTest {
     }
 
     @Test
+    void messagesToOneReceiverAreWrittenInFullAndKeepTheReferencesAfterThemRight() throws Exception {
+        ACLMessage toOne = ACLMessage.builder(Performative.REQUEST).receiver(AID.parse("b@siebog")).content("x").build();
+        ACLMessage toTwo = ACLMessage.builder(Performative.INFORM).receiver(AID.parse("b@siebog")).receiver(AID.parse("c@siebog")).build();
+        Wire.Writer out = new Wire.Writer();
+        out.sharedMessage(toOne).sharedMessage(toOne).sharedMessage(toTwo).sharedMessage(toOne).sharedMessage(toTwo);
+        byte[] bytes = out.toBytes();
+
+        Wire.Reader in = new Wire.Reader(bytes, 0, bytes.length);
+        assertEquals(toOne, in.sharedMessage());
+        assertEquals(toOne, in.sharedMessage());
+        ACLMessage both = in.sharedMessage();
+        assertEquals(toTwo, both);
+        assertEquals(toOne, in.sharedMessage());
+        assertSame(both, in.sharedMessage());
+        assertTrue(in.atEnd());
+    }
+
+    @Test
     void aReferenceToAMessageNotReadIsAnError() {
         byte[] bytes = new Wire.Writer().integer(3).toBytes();
         IOException e = assertThrows(IOException.class, () -> new Wire.Reader(bytes, 0, bytes.length).sharedMessage());

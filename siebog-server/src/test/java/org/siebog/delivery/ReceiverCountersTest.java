@@ -1,6 +1,7 @@
 package org.siebog.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -14,26 +15,54 @@ import org.siebog.message.MessageId;
 
 class ReceiverCountersTest {
 
+    private static AID aid(String name) {
+        return new AID(name, "siebog");
+    }
+
     @Test
     void eachReceiverIsNumberedOneTwoThree() {
         ReceiverCounters counters = new ReceiverCounters(4);
-        assertEquals(1, counters.next("a"));
-        assertEquals(1, counters.next("b"));
-        assertEquals(2, counters.next("a"));
+        assertEquals(1, counters.next(aid("a")));
+        assertEquals(1, counters.next(aid("b")));
+        assertEquals(2, counters.next(aid("a")));
         assertEquals(0, counters.floor(), "nothing dropped: numbering as it always was");
     }
 
     @Test
     void theBoundDropsTheReceiverSentToLeastRecently() {
         ReceiverCounters counters = new ReceiverCounters(2);
-        counters.next("a");
-        counters.next("a");
-        counters.next("b");
-        counters.next("a"); // b is now the least recent
-        counters.next("c");
+        counters.next(aid("a"));
+        counters.next(aid("a"));
+        counters.next(aid("b"));
+        counters.next(aid("a")); // b is now the least recent
+        counters.next(aid("c"));
         assertEquals(2, counters.size());
-        assertEquals(List.of("a", "c"), List.copyOf(counters.saved().entries().keySet()));
+        assertEquals(List.of("a@siebog", "c@siebog"), List.copyOf(counters.saved().entries().keySet()));
         assertEquals(1, counters.floor(), "b's last counter");
+    }
+
+    @Test
+    void beyondTheBoundAnEighthOfTheReceiversIsDroppedAtOnceLeastRecentFirst() {
+        ReceiverCounters counters = new ReceiverCounters(16);
+        for (int i = 0; i < 16; i++) {
+            counters.next(aid("r" + i));
+        }
+        counters.next(aid("r0")); // r1, r2, r3 are now the least recent
+        counters.next(aid("new")); // 17 held: down to 14
+        assertEquals(14, counters.size());
+        for (String dropped : List.of("r1@siebog", "r2@siebog", "r3@siebog")) {
+            assertFalse(counters.saved().entries().containsKey(dropped), dropped);
+        }
+        assertEquals(List.of("r4@siebog", "new@siebog"), List.of(first(counters), last(counters)));
+        assertEquals(1, counters.floor());
+    }
+
+    private static String first(ReceiverCounters counters) {
+        return counters.saved().entries().keySet().iterator().next();
+    }
+
+    private static String last(ReceiverCounters counters) {
+        return List.copyOf(counters.saved().entries().keySet()).get(counters.size() - 1);
     }
 
     @Test
@@ -42,7 +71,7 @@ class ReceiverCountersTest {
         Map<String, Long> lastSeen = new HashMap<>();
         for (int i = 0; i < 10_000; i++) {
             String receiver = "r" + (i * 7 % 11); // 11 receivers over 3 places: drops all the time
-            long counter = counters.next(receiver);
+            long counter = counters.next(aid(receiver));
             Long before = lastSeen.put(receiver, counter);
             assertTrue(before == null || counter > before, receiver + " got " + counter + " after " + before);
             assertTrue(counters.size() <= 3);
@@ -53,15 +82,15 @@ class ReceiverCountersTest {
     void restoredCountersNumberAndDropAsTheSavedOnesWould() {
         ReceiverCounters live = new ReceiverCounters();
         for (int i = 0; i < 3 * ReceiverCounters.MAX_RECEIVERS; i++) {
-            live.next("r" + (i % (ReceiverCounters.MAX_RECEIVERS + 5)));
+            live.next(aid("r" + (i % (ReceiverCounters.MAX_RECEIVERS + 5))));
         }
         ReceiverCounters replayed = ReceiverCounters.restored(live.saved());
         List<Long> liveIds = new ArrayList<>();
         List<Long> replayedIds = new ArrayList<>();
         for (int i = 0; i < 5_000; i++) { // the same sends after the save: a handler run again after a failover
             String receiver = "r" + (i * 13 % 2_000);
-            liveIds.add(live.next(receiver));
-            replayedIds.add(replayed.next(receiver));
+            liveIds.add(live.next(aid(receiver)));
+            replayedIds.add(replayed.next(aid(receiver)));
         }
         assertEquals(liveIds, replayedIds);
         assertEquals(live.saved(), replayed.saved());

@@ -326,7 +326,8 @@ class AgentJournalTest {
         admit(live, 1);
         live.handledUpTo(1, true);
         AgentRecord saved = AgentRecord.decode(log.last().encode()); // as a takeover reads it
-        assertEquals(ReceiverCounters.MAX_RECEIVERS, saved.sent().entries().size());
+        int held = saved.sent().entries().size();
+        assertTrue(held <= ReceiverCounters.MAX_RECEIVERS && held >= ReceiverCounters.MAX_RECEIVERS * 7 / 8, held + " receivers held");
 
         AgentJournal resumed = AgentJournal.resumed(A, new StubAgent(), log, saved, List.of());
         for (int i = 0; i < 5_000; i++) { // the handlers run after the save, and again on the survivor

@@ -28,8 +28,9 @@ class WriterManifestTest {
     void candidatesAreTheLiveNumbersAndTheReservedOnesInRange() {
         WriterManifest m = WriterManifest.before(20, new TreeSet<>(List.of(3L, 4L, 5L, 9L, 17L, 18L)));
         assertEquals(List.of(4L, 5L, 9L, 17L, 18L, 20L, 21L), candidates(m, 4, 21));
-        assertEquals(List.of(147L), candidates(m, 147, Long.MAX_VALUE)); // the last reserved number
-        assertEquals(List.of(), candidates(m, 148, Long.MAX_VALUE));
+        long lastReserved = 19 + WriterManifest.RESERVE;
+        assertEquals(List.of(lastReserved), candidates(m, lastReserved, Long.MAX_VALUE));
+        assertEquals(List.of(), candidates(m, lastReserved + 1, Long.MAX_VALUE));
     }
 
     @Test
