@@ -1,10 +1,9 @@
 package org.siebog.rest;
 
-import java.lang.reflect.Method;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import jakarta.annotation.security.RolesAllowed;
 import jakarta.json.JsonException;
 import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.ProcessingException;
@@ -64,14 +63,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
 
     /** RESTEasy's role check says only "403 Forbidden": name the roles the resource method takes. */
     private String rolesNeeded() {
-        Method method = resource == null ? null : resource.getResourceMethod();
-        RolesAllowed roles = method == null ? null : method.getAnnotation(RolesAllowed.class);
-        if (roles == null && method != null) {
-            roles = resource.getResourceClass().getAnnotation(RolesAllowed.class);
-        }
-        return roles == null
+        List<String> roles = Roles.allowed(resource);
+        return roles.isEmpty()
                 ? "your account's roles do not allow this request"
-                : "this request needs the role " + String.join(" or ", roles.value()) + ", which your account does not have";
+                : "this request needs the role " + String.join(" or ", roles) + ", which your account does not have";
     }
 
     private static String describe(Response.StatusType status, WebApplicationException e) {

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.json.JsonObject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -37,6 +38,9 @@ public class MessageResource {
     @EJB
     MessageManager messages;
 
+    @Context
+    HttpServletRequest http;
+
     /**
      * {@code ?delayMs=N} posts the message N milliseconds from now. The request holds no server
      * thread while it waits for admission or a reply: a receiver whose node has just died keeps
@@ -59,8 +63,11 @@ public class MessageResource {
             throw new MalformedMessageException("delayMs and awaitReplyMs cannot be combined");
         }
         ACLMessage message = ACLMessageJson.fromJson(body);
-        if (message.sender() != null && !caller.isUserInRole(Roles.ADMIN)) {
-            throw new SenderNotAllowedException(message.sender());
+        if (message.sender() != null) {
+            if (!caller.isUserInRole(Roles.ADMIN)) {
+                throw new SenderNotAllowedException(message.sender());
+            }
+            AuditFilter.adminAction(http);
         }
         if (await != null) {
             return messages.askAsync(message, await).thenApply(reply -> Response.ok(ACLMessageJson.write(reply)).build());

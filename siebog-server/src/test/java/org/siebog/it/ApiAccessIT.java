@@ -161,17 +161,23 @@ class ApiAccessIT {
     }
 
     @Test
-    void failedLoginsAndActionsAreAuditedWithoutThePassword() throws Exception {
+    void failedLoginsAndAdminActionsAreAuditedWithoutThePassword() throws Exception {
+        Path log = Path.of(System.getProperty("siebog.it.serverBaseDir"), "log", "server.log");
+        int before = read(log).length();
         String password = "wrong-" + NAMES.incrementAndGet() + "-secret";
         AS_ADMIN.withLogin("mallory", password).get("agents").assertError(401);
         String started = AS_ADMIN.startAgent("Recorder", "audited-" + NAMES.incrementAndGet());
-        Path log = Path.of(System.getProperty("siebog.it.serverBaseDir"), "log", "server.log");
-        SiebogApi.await("the audit log names the failed login and the admin's action", () -> {
-            String text = read(log);
+        Caller.USER.api().send(message("INFORM").to(started).content("traffic, not an action").json());
+        AS_ADMIN.send(message("INFORM").from(started).to(started).content("in an agent's name").json());
+        SiebogApi.await("the audit log names the failed login and the admin's actions", () -> {
+            String text = read(log).substring(before);
             return text.contains("failed login: user 'mallory' from 127.0.0.1 on GET /siebog/api/agents")
-                    && text.contains("action: user 'admin' from 127.0.0.1: POST /siebog/api/agents -> 201");
+                    && text.contains("action: user 'admin' from 127.0.0.1: POST /siebog/api/agents -> 201")
+                    && text.contains("action: user 'admin' from 127.0.0.1: POST /siebog/api/messages -> 202");
         });
-        assertFalse(read(log).contains(password), "no password in the log");
+        String text = read(log).substring(before);
+        assertFalse(text.contains(password), "no password in the log");
+        assertFalse(text.contains("action: user 'user'"), "a user's message that speaks for no agent is traffic, not logged");
         AS_ADMIN.stopAgent(started);
     }
 
