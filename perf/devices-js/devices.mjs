@@ -343,6 +343,7 @@ async function main() {
     }
 
     let rtPerSec = 0;
+    let measuredCpu = { nodeUsPerRt: NaN, generatorUsPerRt: NaN };
     let pairs = [];
     if (o.pairs > 0 && joined.length >= 2 * o.pairs) {
         log(`placing ${o.pairs} Ping/Echo pairs on ${2 * o.pairs} of the devices`);
@@ -354,16 +355,25 @@ async function main() {
         await sleep(o.warmup * 1000);
         measuring = true;
         const t0 = process.hrtime.bigint();
+        const nodeCpu0 = nodeCpuSeconds(o.nodePid);
+        const ownCpu0 = process.cpuUsage();
         log(`measuring ${o.seconds} s with ${fmt(devices.filter((d) => d?.held()).length)} devices held`);
         await sleep(o.seconds * 1000);
         measuring = false;
         const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+        const nodeCpu = nodeCpuSeconds(o.nodePid) - nodeCpu0;
+        const ownCpu = ((u) => (u.user + u.system) / 1e6)(process.cpuUsage(ownCpu0));
         running = false;
         rtPerSec = roundTrips / elapsed;
+        // Both share the machine's cores: a slower node per round trip leaves the generator less, and the other way round.
+        measuredCpu = { nodeUsPerRt: 1e6 * nodeCpu / roundTrips, generatorUsPerRt: 1e6 * ownCpu / roundTrips };
         const rates = pairs.map((p) => p.roundTrips / elapsed).sort((a, b) => a - b);
         log(`${fmt(roundTrips)} round trips in ${elapsed.toFixed(1)} s: ${fmt(rtPerSec)} round trips/s `
             + `(${fmt(2 * rtPerSec)} messages/s); per pair slowest ${rates[0].toFixed(1)}, median `
             + `${rates[rates.length >> 1].toFixed(1)}, fastest ${rates[rates.length - 1].toFixed(1)} rt/s`);
+        log(`  CPU per round trip: node ${o.nodePid ? `${measuredCpu.nodeUsPerRt.toFixed(1)} µs` : 'not measured'}, `
+            + `generator ${measuredCpu.generatorUsPerRt.toFixed(1)} µs (node ${(100 * nodeCpu / elapsed).toFixed(0)}%, `
+            + `generator ${(100 * ownCpu / elapsed).toFixed(0)}% of one core)`);
         await sleep(1000); // let the last round trips land before the agents go
         for (let i = 0; i < pairs.length; i += 16) {
             await Promise.all(pairs.slice(i, i + 16).flatMap((p) => [p.ping, p.echo]
@@ -383,6 +393,8 @@ async function main() {
         nodeCpuIdlePct: Number.isFinite(idleCpu) ? Math.round(100 * idleCpu) : '',
         pairs: pairs.length, seconds: o.seconds, roundTrips, roundTripsPerSec: Math.round(rtPerSec),
         messagesPerSec: Math.round(2 * rtPerSec),
+        nodeCpuUsPerRt: Number.isFinite(measuredCpu.nodeUsPerRt) ? measuredCpu.nodeUsPerRt.toFixed(1) : '',
+        generatorCpuUsPerRt: Number.isFinite(measuredCpu.generatorUsPerRt) ? measuredCpu.generatorUsPerRt.toFixed(1) : '',
     };
     mkdirSync(dirname(csv), { recursive: true });
     if (!existsSync(csv)) appendFileSync(csv, `${Object.keys(row).join(',')}\n`);

@@ -3,7 +3,9 @@ package org.siebog.rest;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
@@ -17,8 +19,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import org.siebog.api.AID;
 import org.siebog.api.AgentInfo;
@@ -41,10 +46,22 @@ public class AgentResource {
         return agents.agentClasses().stream().map(AgentClassView::of).toList();
     }
 
+    /**
+     * Every agent, in AID order, or a page of them ({@link Paging}: {@code limit}, {@code after}),
+     * filtered by {@code class} (the agent class), {@code location} (a node's name or a device's id)
+     * and {@code name} (part of the AID, any case).
+     */
     @GET
     @Path("agents")
-    public List<AgentView> list() {
-        return agents.agents().stream().map(AgentView::of).toList();
+    public Response list(@QueryParam("limit") String limit, @QueryParam("after") String after,
+            @QueryParam("class") String agentClass, @QueryParam("location") String location,
+            @QueryParam("name") String name, @Context UriInfo uri) {
+        String part = name == null ? null : name.toLowerCase(Locale.ROOT);
+        Stream<AgentView> matching = agents.agents().stream().map(AgentView::of)
+                .filter(a -> agentClass == null || a.agentClass().equals(agentClass))
+                .filter(a -> location == null || location.equals(a.location()))
+                .filter(a -> part == null || a.aid().toLowerCase(Locale.ROOT).contains(part));
+        return Paging.response(Paging.of(matching, AgentView::aid, limit, after), uri);
     }
 
     @GET
