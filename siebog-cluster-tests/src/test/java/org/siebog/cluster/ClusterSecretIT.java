@@ -82,6 +82,18 @@ class ClusterSecretIT {
         views.forEach(line -> assertTrue(line.endsWith("Siebog nodes [node1]"), line));
     }
 
+    @Test
+    void theClusterEncryptsInCbcModeWithAnIvPerMessage() throws Exception {
+        // JGroups' default, "AES", is ECB: equal plaintext blocks would show as equal ciphertext blocks.
+        String config = Files.readString(cluster.configuration(1));
+        String encrypt = config.substring(config.indexOf("<encrypt-protocol type=\"SYM_ENCRYPT\""));
+        encrypt = encrypt.substring(0, encrypt.indexOf("</encrypt-protocol>"));
+        assertTrue(encrypt.contains("<property name=\"sym_algorithm\">AES/CBC/PKCS5Padding</property>"), encrypt);
+        assertTrue(encrypt.contains("<property name=\"sym_iv_length\">16</property>"), encrypt);
+        assertEquals(List.of("127.0.0.1:" + (8080 + OFFSET), "127.0.0.1:" + (8180 + OFFSET)), addresses(cluster.api(1)),
+                "and the nodes, under that cipher, form one cluster");
+    }
+
     private static List<String> addresses(ClusterApi api) throws Exception {
         ClusterApi.Reply nodes = api.get("nodes");
         assertEquals(200, nodes.status(), nodes::toString);

@@ -59,6 +59,11 @@ final class LocalCluster implements AutoCloseable {
         return nodesDir.resolve("node" + node).resolve("console.log");
     }
 
+    /** The configuration node k runs (the launcher's copy of the generated siebog-ha.xml). */
+    Path configuration(int node) {
+        return nodesDir.resolve("node" + node).resolve("configuration").resolve("siebog-ha.xml");
+    }
+
     LocalCluster start() throws IOException, InterruptedException {
         Files.createDirectories(nodesDir);
         List<String> args = new ArrayList<>(List.of("run", "--nodes", Integer.toString(nodes), "--port-offset",
