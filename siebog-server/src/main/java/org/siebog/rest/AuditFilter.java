@@ -37,18 +37,23 @@ public class AuditFilter implements ContainerResponseFilter {
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         int status = response.getStatus();
         boolean refused = status == 401 || status == 403;
-        if (!refused && !isAdminAction()) {
+        String method = request.getMethod();
+        // A read that went through changes nothing: most requests stop here, before any look at roles.
+        if (!refused && (isRead(method) || !isAdminAction())) {
             return;
         }
         SecurityContext security = request.getSecurityContext();
         String user = security.getUserPrincipal() == null ? null : security.getUserPrincipal().getName();
-        String method = request.getMethod();
         String path = request.getUriInfo().getRequestUri().getRawPath();
         if (refused) {
             AuditLog.refused(user, http.getRemoteAddr(), method, path, status);
         } else {
             AuditLog.action(user, http.getRemoteAddr(), method, path, status);
         }
+    }
+
+    private static boolean isRead(String method) {
+        return method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS");
     }
 
     private boolean isAdminAction() {
