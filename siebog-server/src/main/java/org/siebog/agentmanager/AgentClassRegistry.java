@@ -2,6 +2,7 @@ package org.siebog.agentmanager;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,8 +33,12 @@ import org.siebog.api.StatelessAgent;
  * {@code app/module/Bean!org.siebog.api.StatefulAgent} (or {@code module/Bean!...} for a bare
  * EJB jar or WAR), and that binding names both the class and its kind.
  *
- * <p>The walk is repeated on each call, so deploying or undeploying an agent jar shows at once.
- * It is cheap (a few JNDI list calls) next to starting an agent.
+ * <p>The walk is not cheap (WildFly answers a list of each plain binding with a NamingException,
+ * and each bean has one), and every agent start asks for its class, so the classes found are kept
+ * with the deployments they were found in: the names directly under {@code java:global} and under
+ * {@link #CLIENT_AGENT_DEPLOYMENTS}. A start lists those two contexts again (no exceptions, a few
+ * entries) and walks anew when they differ or its class is not known; the list of all classes is
+ * always walked anew. So deploying or undeploying an agent jar or web application still shows at once.
  *
  * <p>Client (JavaScript) agent classes are the ES modules in the {@code agents/} directory of this web
  * application and of every other one on the node that names its context root under
@@ -42,7 +47,7 @@ import org.siebog.api.StatelessAgent;
  * class {@code Echo}, which devices load from {@code /siebog/agents/Echo.js}; the examples' TspAnt from
  * {@code /siebog-examples/agents/TspAnt.js}. Devices load a module from the node they joined, so it is
  * always same-origin with the library's Worker. Like server classes, those of other deployments are
- * listed again on each call: deploying or undeploying one shows at once.
+ * listed again when the deployments change: deploying or undeploying one shows at once.
  */
 @ApplicationScoped
 public class AgentClassRegistry {
@@ -68,6 +73,7 @@ public class AgentClassRegistry {
     void readClientModules(@Observes @Initialized(ApplicationScoped.class) ServletContext web) {
         this.web = web;
         clientClasses = clientModules(web);
+        listing = null; // a listing made before the web application started lacks its modules
     }
 
     /** The modules directly in a web context's agents/ directory, named by their file names. */
@@ -81,19 +87,87 @@ public class AgentClassRegistry {
                 .toList();
     }
 
+    /** The last listing, and the deployments it was made from; null until the first question. */
+    private volatile Listing listing;
+
     /**
      * A client module named like a server agent class, or like a client module found before it (this web
      * application's first, then the other deployments' by context root), is left out with a warning: a name
      * means one class.
      */
     public List<AgentClass> all() {
+        Listing fresh = new Listing(deployments(), list()); // not on a hot path: always exact
+        listing = fresh;
+        return fresh.all();
+    }
+
+    /**
+     * The class agents named {@code name} are started as. Kept from the last listing while the deployments
+     * are the same ones: an archive redeployed under the same name without a class is seen by
+     * {@link #all()} or after {@link #forget()}.
+     */
+    public Optional<AgentClass> find(String name) {
+        return Optional.ofNullable(current(name).byName().get(name));
+    }
+
+    /** For a class whose binding has gone: the next question walks anew. */
+    public void forget() {
+        listing = null;
+    }
+
+    /** The listing for the deployments there now; walked anew if they changed or {@code wanted} is not in it. */
+    private Listing current(String wanted) {
+        Set<String> deployments = deployments();
+        Listing known = listing;
+        if (known == null || !known.deployments().equals(deployments) || !known.byName().containsKey(wanted)) {
+            known = new Listing(deployments, list());
+            listing = known;
+        }
+        return known;
+    }
+
+    /** What a deployment or undeployment changes: the names right under java:global and the client agents' roots. */
+    private static Set<String> deployments() {
+        Set<String> names = new HashSet<>();
+        try {
+            InitialContext jndi = new InitialContext();
+            try {
+                names.addAll(names(jndi, ROOT));
+                try {
+                    names(jndi, CLIENT_AGENT_DEPLOYMENTS).forEach(name -> names.add(CLIENT_AGENT_DEPLOYMENTS + "/" + name));
+                } catch (NamingException none) {
+                    // no deployment has named a context root for client agents
+                }
+            } finally {
+                jndi.close();
+            }
+        } catch (NamingException e) {
+            return Set.of(); // walk anew each time: list() logs why java:global cannot be read
+        }
+        return names;
+    }
+
+    private static List<String> names(InitialContext jndi, String context) throws NamingException {
+        List<String> names = new ArrayList<>();
+        NamingEnumeration<NameClassPair> list = jndi.list(context);
+        try {
+            while (list.hasMore()) {
+                names.add(list.next().getName());
+            }
+        } finally {
+            list.close();
+        }
+        return names;
+    }
+
+    private List<AgentClass> list() {
         List<AgentClass> all = new ArrayList<>(serverClasses());
         Set<String> taken = all.stream().map(AgentClass::name).collect(Collectors.toSet());
         List<AgentClass> clients = new ArrayList<>(clientClasses);
         clients.addAll(otherDeploymentsClientClasses());
         for (AgentClass client : clients) {
             if (!taken.add(client.name())) {
-                if (warnedClashes.add(client.binding())) { // all() runs on every start: say it once
+                if (warnedClashes.add(client.binding())) { // listed again after each deployment: say it once
                     LOG.warning(() -> "client agent module " + client.binding() + " is ignored: another agent class is named "
                             + client.name() + " too");
                 }
@@ -102,7 +176,7 @@ public class AgentClassRegistry {
             }
         }
         all.sort(Comparator.comparing(AgentClass::name));
-        return all;
+        return List.copyOf(all);
     }
 
     private List<AgentClass> serverClasses() {
@@ -167,10 +241,6 @@ public class AgentClassRegistry {
         return found;
     }
 
-    public Optional<AgentClass> find(String name) {
-        return all().stream().filter(c -> c.name().equals(name)).findFirst();
-    }
-
     /** java:global/[app/]module/Bean!view: agents sit two or three levels down. */
     private static void walk(InitialContext jndi, String context, int depth, List<Binding> found) throws NamingException {
         NamingEnumeration<NameClassPair> names = jndi.list(context);
@@ -199,5 +269,13 @@ public class AgentClassRegistry {
     }
 
     private record Binding(String bean, String path, AgentKind kind, String jndiName) {
+    }
+
+    /** The agent classes found, sorted by name, and the deployments they were found in. */
+    private record Listing(Set<String> deployments, List<AgentClass> all, Map<String, AgentClass> byName) {
+
+        Listing(Set<String> deployments, List<AgentClass> all) {
+            this(Set.copyOf(deployments), all, all.stream().collect(Collectors.toUnmodifiableMap(AgentClass::name, c -> c)));
+        }
     }
 }

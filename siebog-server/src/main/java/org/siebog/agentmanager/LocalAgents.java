@@ -158,6 +158,7 @@ public class LocalAgents implements LocalInstances {
         try {
             agent = type.kind() == AgentKind.CLIENT ? clientAgents.proxy(entry) : (Agent) new InitialContext().lookup(type.binding());
         } catch (NamingException | RuntimeException e) {
+            classes.forget(); // its archive may have been redeployed without it
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
         AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, log) : null;

@@ -135,6 +135,9 @@ class ExternalDeploymentIT {
         } finally {
             deployer.undeploy(deployment);
         }
+        // Starts find their class in what the node keeps from its last walk: an undeployment must show there too.
+        String refusal = siebog.tryStartAgent("ExternalEcho", "external-after-" + deployment, Map.of()).assertError(400);
+        assertTrue(refusal.contains("unknown agent class 'ExternalEcho'"), refusal);
         assertFalse(siebog.agentClasses().containsKey("ExternalEcho"), "gone with its deployment");
     }
 
