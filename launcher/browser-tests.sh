@@ -11,7 +11,8 @@
 #      Pong, Primes, the TSP demo) and the tests' own client agents (siebog-client-js/e2e/agents-war,
 #      packed here as target/siebog-e2e-agents.war: Faulty, Keeper, Relay), at HTTP 8980, its files in
 #      target/browser-nodes, with that Cassandra as its state store,
-#   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/),
+#   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/; the metrics test
+#      parses Prometheus' format with prometheus_client, pip-installed into target/e2e-python),
 # and stops the node (by PID, through ./siebog stop) and the Cassandra (by PID, through
 # launcher/cassandra.sh stop) whatever happens. Screenshots of the host page land in
 # target/browser-tests/.
@@ -25,6 +26,7 @@ PORT_OFFSET=900                  # HTTP 8980; the other suites use 500-700, 1500
 URL="http://127.0.0.1:$((8080 + PORT_OFFSET))/siebog"
 NODES_DIR="$ROOT/target/browser-nodes"
 OUT="$ROOT/target/browser-tests"
+PYTHON_VENV="$ROOT/target/e2e-python"   # prometheus_client for e2e/metrics.test.js
 # The Cassandra of these tests: its own ports (the development node uses 9042/7000/7199, the
 # integration tests 9342/7300/7399) and files, fresh each run.
 export SIEBOG_CASSANDRA_DIR="$ROOT/target/browser-cassandra"
@@ -110,6 +112,12 @@ main() {
     (cd "$CLIENT" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2) \
         || fail "npm ci failed in siebog-client-js"
 
+    # The metrics test parses the node's /api/metrics with the Prometheus project's own Python parser.
+    say "the metrics test's Prometheus parser (pip install -r e2e/requirements.txt into ${PYTHON_VENV#"$ROOT"/})"
+    { [[ -x $PYTHON_VENV/bin/python ]] || python3 -m venv "$PYTHON_VENV"; } >&2 \
+        && "$PYTHON_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$CLIENT/e2e/requirements.txt" >&2 \
+        || fail "could not install the metrics test's Python packages (python3 -m venv needs Debian's python3-venv)"
+
     say "the library's unit tests (node --test test/)"
     (cd "$CLIENT" && node --test --test-reporter=spec test/) || fail "the library's unit tests failed"
     say "perf/devices' frames against the same fixtures (node --test perf/devices-js/test/)"
@@ -138,7 +146,7 @@ main() {
     say "end-to-end tests in Chromium (siebog-client-js/e2e/; screenshots in ${OUT#"$ROOT"/})"
     rm -rf "$OUT"
     local rc=0
-    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" \
+    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" SIEBOG_E2E_PYTHON="$PYTHON_VENV/bin/python" \
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 node --test --test-concurrency=1 --test-reporter=spec e2e/) || rc=$?
     ((rc == 0)) || fail "the end-to-end tests failed (node log: $NODES_DIR/node1/console.log)"
     say "browser tests passed in $((SECONDS - started)) s"

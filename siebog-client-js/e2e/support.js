@@ -5,6 +5,7 @@
 //   SIEBOG_E2E_URL       the node's context root (default http://127.0.0.1:8980/siebog)
 //   SIEBOG_E2E_CHROMIUM  the Chromium binary (default: `chromium` on the PATH, else /usr/bin/chromium)
 //   SIEBOG_E2E_OUT       where screenshots go (default ../target/browser-tests)
+//   SIEBOG_E2E_PYTHON    a Python with prometheus_client, for metrics.test.js (default python3)
 //   SIEBOG_ADMIN_PASSWORD the node's admin password (default: the one ./siebog run keeps in
 //                        target/siebog-credentials); REST calls and the host page's demo log in as admin
 import { execFileSync } from 'node:child_process';

@@ -25,7 +25,9 @@ public interface ConnectionManager {
     String localNode();
 
     /**
-     * The members of the cluster now, in the cluster view's order.
+     * The members of the cluster now, in the cluster view's order, each with its {@link NodeHealth}:
+     * every node is asked at once and waited for up to a second (one that has not answered by then is
+     * listed without its figures).
      *
      * @return one entry per node, this one included
      */

@@ -1,6 +1,7 @@
 package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -61,6 +62,17 @@ class ClusterIT {
             assertEquals(NODES, nodes.array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList(), nodes::toString);
             assertEquals(List.of("127.0.0.1:" + (8080 + OFFSET), "127.0.0.1:" + (8180 + OFFSET), "127.0.0.1:" + (8280 + OFFSET)),
                     nodes.array().stream().map(v -> ((JsonObject) v).getString("address")).sorted().toList(), nodes::toString);
+            for (var node : nodes.array()) { // each node's own figures, asked of it by the node that answers
+                JsonObject health = ((JsonObject) node).getJsonObject("health");
+                assertNotNull(health, () -> "no figures in " + node);
+                long used = health.getJsonNumber("heapUsedBytes").longValue();
+                long max = health.getJsonNumber("heapMaxBytes").longValue();
+                assertTrue(used > 0 && used <= max && max <= 2L << 30, () -> "heap of " + node);
+                assertTrue(health.getJsonNumber("uptimeMillis").longValue() > 0, node::toString);
+                double cpu = health.getJsonNumber("cpuLoad").doubleValue();
+                assertTrue(cpu == -1 || (cpu >= 0 && cpu <= 1), node::toString);
+                assertTrue(health.getJsonNumber("admittedPerSecond").doubleValue() >= 0, node::toString);
+            }
         }
     }
 

@@ -243,6 +243,54 @@ class DockerConfigIT {
                 "docker/node/entrypoint.sh's default SIEBOG_CLUSTER_PORT should be " + jgroups);
     }
 
+    /**
+     * Prometheus scrapes every node's GET /siebog/api/metrics, logged in, Grafana loads the dashboard,
+     * and the dashboard asks only for meters docs/admin.md documents.
+     */
+    @Test
+    void prometheusScrapesEveryNodeAndTheDashboardUsesDocumentedMeters() throws IOException {
+        Result result = compose(root, "-f", composeFile.toString(), "config", "--format", "json");
+        assertEquals(0, result.exit(), result.err());
+        JsonObject services;
+        try (JsonReader reader = Json.createReader(new StringReader(result.out()))) {
+            services = reader.readObject().getJsonObject("services");
+        }
+        assertTrue(services.containsKey("prometheus") && services.containsKey("grafana"), "services: " + services.keySet());
+        Set<String> nodes = services.keySet().stream().filter(name -> services.getJsonObject(name).containsKey("build"))
+                .collect(Collectors.toCollection(TreeSet::new));
+        String scrapeConfig = Files.readString(root.resolve("docker/prometheus/prometheus.yml"));
+        Matcher targets = Pattern.compile("targets:\\s*\\[([^\\]]*)\\]").matcher(scrapeConfig);
+        assertTrue(targets.find(), "docker/prometheus/prometheus.yml lists no targets");
+        Set<String> scraped = new TreeSet<>();
+        for (String target : targets.group(1).split(",")) {
+            String hostPort = target.strip().replace("\"", "");
+            assertTrue(hostPort.endsWith(":8080"), hostPort + " is not a node's HTTP port 8080");
+            scraped.add(hostPort.substring(0, hostPort.indexOf(':')));
+        }
+        assertEquals(nodes, scraped, "Prometheus scrapes every node");
+        assertTrue(scrapeConfig.contains("metrics_path: /siebog/api/metrics"), "the scrape path is the API's /metrics");
+        assertTrue(scrapeConfig.contains("password_file: /etc/prometheus/siebog-password"), "Prometheus logs in, password from a file");
+        assertTrue(services.getJsonObject("prometheus").getJsonArray("configs").toString().contains("/etc/prometheus/siebog-password"),
+                "compose gives Prometheus that file");
+
+        String documented = Files.readString(root.resolve("docs/admin.md"));
+        JsonObject dashboard;
+        try (JsonReader reader = Json.createReader(Files.newBufferedReader(root.resolve("docker/grafana/dashboards/siebog-cluster.json")))) {
+            dashboard = reader.readObject();
+        }
+        Set<String> used = new TreeSet<>();
+        dashboard.getJsonArray("panels").forEach(panel -> panel.asJsonObject().getJsonArray("targets").forEach(target -> {
+            Matcher meter = Pattern.compile("siebog_[a-z_]+").matcher(target.asJsonObject().getString("expr"));
+            while (meter.find()) {
+                used.add(meter.group().replaceFirst("_(bucket|count|sum|max)$", ""));
+            }
+        }));
+        assertFalse(used.isEmpty(), "the dashboard shows no Siebog meter");
+        for (String meter : used) {
+            assertTrue(documented.contains("`" + meter), "the dashboard uses " + meter + ", which docs/admin.md does not document");
+        }
+    }
+
     // ---- where the ports come from ----
 
     /**

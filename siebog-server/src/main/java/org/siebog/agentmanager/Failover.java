@@ -1,5 +1,6 @@
 package org.siebog.agentmanager;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -7,13 +8,19 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 
 import org.siebog.api.AgentKind;
 import org.siebog.cluster.ClusterNode;
@@ -65,6 +72,23 @@ public class Failover {
     @Inject
     ClientAgents clientAgents;
 
+    @Inject
+    MeterRegistry meters;
+
+    private Counter takenOver;
+    private Timer failoverTime;
+
+    @PostConstruct
+    void meters() {
+        takenOver = Counter.builder("siebog.failover.agents")
+                .description("Agents of departed nodes this node took over").register(meters);
+        failoverTime = Timer.builder("siebog.failover.duration")
+                .description("From a view without some nodes to this node's share of their agents running again")
+                .serviceLevelObjectives(Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
+                        Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30))
+                .register(meters);
+    }
+
     /**
      * Called with each new member list, in view order. Any agent the directory places on a node
      * that is not a member is an orphan: its node left (whether this node saw it join or not).
@@ -106,8 +130,11 @@ public class Failover {
         if (departed.isEmpty()) {
             return;
         }
+        long took = System.nanoTime() - began;
+        failoverTime.record(took, TimeUnit.NANOSECONDS);
+        takenOver.increment(n);
         LOG.info(() -> String.format("nodes %s left; %s took over %d of their agents in %.0f ms",
-                departed, cluster.name(), n, (System.nanoTime() - began) / 1e6));
+                departed, cluster.name(), n, took / 1e6));
     }
 
     private void takeOver(DirectoryEntry entry, LogReader logged) {

@@ -11,6 +11,9 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.RemoteNodeException;
@@ -48,20 +51,39 @@ final class NodeLink implements Runnable {
 
     private static final Outgoing CLOSE = new Outgoing(null, null, 0);
 
+    /** What every link of the node counts: {@code siebog.link.*} (docs/admin.md, "Metrics"). */
+    record Meters(Counter batches, Counter messages, Counter bytes) {
+
+        static Meters of(MeterRegistry registry) {
+            return new Meters(
+                    Counter.builder("siebog.link.batches").description("Requests that carried messages to other nodes").register(registry),
+                    Counter.builder("siebog.link.messages").description("Messages sent to other nodes").register(registry),
+                    Counter.builder("siebog.link.bytes").baseUnit("bytes")
+                            .description("Bytes of the requests that carried messages to other nodes").register(registry));
+        }
+    }
+
     private final String node;
     private final ClusterNode cluster;
     /** Takes the messages this link could not get admitted because the node left, to try where their receivers are now. */
     private final Consumer<Outgoing> redirect;
+    private final Meters meters;
     private final BlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
     /** Only the sending thread writes requests. */
     private final Wire.Writer request = new Wire.Writer();
     private volatile boolean closed;
 
-    NodeLink(String node, ClusterNode cluster, Consumer<Outgoing> redirect) {
+    NodeLink(String node, ClusterNode cluster, Consumer<Outgoing> redirect, Meters meters) {
         this.node = node;
         this.cluster = cluster;
         this.redirect = redirect;
+        this.meters = meters;
+    }
+
+    /** Estimated bytes of the messages waiting for this link. */
+    long queuedBytes() {
+        return queuedBytes.get();
     }
 
     /**
@@ -136,6 +158,9 @@ final class NodeLink implements Runnable {
 
     private void send(List<Outgoing> batch) {
         byte[] deliver = new NodeOp.Deliver(batch.stream().map(Outgoing::delivery).toList()).write(request);
+        meters.batches().increment();
+        meters.messages().increment(batch.size());
+        meters.bytes().increment(deliver.length);
         cluster.request(node, deliver).whenComplete((answer, failure) -> {
             if (failure != null) {
                 // Unanswered: the node left (or timed out); the messages may or may not have been

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.api.NodeHealth;
+import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
 
 /**
@@ -55,7 +57,8 @@ public sealed interface NodeOp {
             case StopAgent.CODE -> StopAgent.readFields(in);
             case PushToDevice.CODE -> PushToDevice.readFields(in);
             case DeviceEvent.CODE -> DeviceEvent.readFields(in);
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 5)");
+            case Health.CODE -> new Health();
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 6)");
         };
     }
 
@@ -170,6 +173,39 @@ public sealed interface NodeOp {
 
         static DeviceEvent readFields(Wire.Reader in) throws IOException {
             return new DeviceEvent(in.aid(), in.string(), in.string(), in.int64(), in.string());
+        }
+    }
+
+    /** How is the receiving node doing? Answered with a success and its {@link NodeHealth}, written by {@link #answer}. */
+    record Health() implements NodeOp {
+        static final int CODE = 6;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+        }
+
+        /** The answer: a success, then the figures (a rate or a load as its IEEE bits). */
+        public static byte[] answer(NodeHealth h) {
+            return NodeAnswer.writer().outcome(null).int64(h.heapUsedBytes()).int64(h.heapMaxBytes())
+                    .int64(Double.doubleToLongBits(h.cpuLoad())).integer(h.devices())
+                    .int64(Double.doubleToLongBits(h.admittedPerSecond())).int64(Double.doubleToLongBits(h.deliveredPerSecond()))
+                    .int64(h.mailboxBacklog()).int64(h.replicationLagBytes()).int64(h.uptimeMillis()).toBytes();
+        }
+
+        /** Reads {@link #answer}; a refusal in its place is thrown. */
+        public static NodeHealth read(byte[] answer) throws IOException {
+            Wire.Reader in = NodeAnswer.reader(answer);
+            SiebogException refusal = in.outcome();
+            if (refusal != null) {
+                throw refusal;
+            }
+            return new NodeHealth(in.int64(), in.int64(), Double.longBitsToDouble(in.int64()), in.integer(),
+                    Double.longBitsToDouble(in.int64()), Double.longBitsToDouble(in.int64()), in.int64(), in.int64(), in.int64());
         }
     }
 }

@@ -18,10 +18,16 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.api.NodeHealth;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 import org.siebog.api.UnknownAgentException;
@@ -50,11 +56,22 @@ public class RemoteNodes {
     @Resource
     ManagedScheduledExecutorService retries;
 
+    @Inject
+    MeterRegistry registry;
+
     private final ConcurrentMap<String, NodeLink> links = new ConcurrentHashMap<>();
+    private NodeLink.Meters meters;
+
+    /** Made when the application starts, not at its first message: its meters are scraped from the start. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    }
 
     @PostConstruct
     void followView() {
         cluster.onViewChange(this::closeLinksToDeparted);
+        meters = NodeLink.Meters.of(registry);
+        Gauge.builder("siebog.link.queued", links, all -> all.values().stream().mapToLong(NodeLink::queuedBytes).sum())
+                .baseUnit("bytes").description("Messages waiting to go to other nodes (estimated bytes)").register(registry);
     }
 
     @PreDestroy
@@ -125,6 +142,17 @@ public class RemoteNodes {
         });
     }
 
+    /** {@code node}'s figures, as it measures them; fails when it does not answer or its answer is unreadable. */
+    public CompletableFuture<NodeHealth> health(String node) {
+        return cluster.request(node, new NodeOp.Health().toBytes()).thenApply(answer -> {
+            try {
+                return NodeOp.Health.read(answer);
+            } catch (IOException e) {
+                throw new RemoteNodeException(node, "its answer was unreadable: " + e);
+            }
+        });
+    }
+
     /** Stops an agent (or a balanced agent's instance) on {@code node}. */
     public void stop(String node, AID aid, boolean unregister) {
         call(node, new NodeOp.StopAgent(aid, unregister));
@@ -154,7 +182,7 @@ public class RemoteNodes {
     }
 
     private NodeLink openLink(String node) {
-        NodeLink link = new NodeLink(node, cluster, o -> redirect(o, System.currentTimeMillis() + REDIRECT_PATIENCE_MS));
+        NodeLink link = new NodeLink(node, cluster, o -> redirect(o, System.currentTimeMillis() + REDIRECT_PATIENCE_MS), meters);
         Thread thread = threads.newThread(link);
         thread.setName("siebog-link-" + node);
         thread.start();

@@ -1,8 +1,13 @@
 package org.siebog.connection;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 import jakarta.annotation.PostConstruct;
@@ -17,8 +22,10 @@ import jakarta.inject.Inject;
 
 import org.siebog.agentmanager.Failover;
 import org.siebog.api.ConnectionManager;
+import org.siebog.api.NodeHealth;
 import org.siebog.api.NodeInfo;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.RemoteNodes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 
@@ -45,6 +52,15 @@ public class ConnectionManagerBean implements ConnectionManager {
     @Inject
     Failover failover;
 
+    @Inject
+    RemoteNodes remote;
+
+    @Inject
+    NodeHealthProbe health;
+
+    /** How long {@link #nodes()} waits for the other nodes' figures. */
+    static final long HEALTH_PATIENCE_MS = 1_000;
+
     @PostConstruct
     void join() {
         cluster.onViewChange(failover::onView);
@@ -58,10 +74,29 @@ public class ConnectionManagerBean implements ConnectionManager {
 
     @Override
     public List<NodeInfo> nodes() {
+        List<String> members = cluster.members();
+        Map<String, CompletableFuture<NodeHealth>> asked = new LinkedHashMap<>();
+        for (String node : members) { // all at once: the slowest member, not their sum, is what a caller waits for
+            asked.put(node, node.equals(cluster.name()) ? CompletableFuture.completedFuture(health.health()) : remote.health(node));
+        }
         Map<String, Long> agents = countByNode(directory.all());
-        return cluster.members().stream()
-                .map(node -> new NodeInfo(node, cluster.httpAddress(node), agents.getOrDefault(node, 0L).intValue()))
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEALTH_PATIENCE_MS);
+        return members.stream()
+                .map(node -> new NodeInfo(node, cluster.httpAddress(node), agents.getOrDefault(node, 0L).intValue(),
+                        answered(asked.get(node), deadline)))
                 .toList();
+    }
+
+    /** A node's figures, or null when it did not answer by the deadline (or failed to). */
+    private static NodeHealth answered(CompletableFuture<NodeHealth> health, long deadline) {
+        try {
+            return health.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
     }
 
     /** Agents per node; a balanced stateless agent counts for the node it was started on. */

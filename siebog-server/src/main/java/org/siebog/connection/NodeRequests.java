@@ -46,6 +46,9 @@ public class NodeRequests implements RequestHandler {
     @Inject
     DeviceRelay devices;
 
+    @Inject
+    NodeHealthProbe health;
+
     @Resource
     ManagedExecutorService workers;
 
@@ -88,6 +91,8 @@ public class NodeRequests implements RequestHandler {
         } else if (request instanceof NodeOp.DeviceEvent event) {
             devices.deviceEvent(event.aid(), event.device(), event.op(), event.seq(), event.detail());
             response.send(answer(() -> { }), false);
+        } else if (request instanceof NodeOp.Health) {
+            response.send(NodeOp.Health.answer(health.health()), false);
         }
     }
 

@@ -1,12 +1,21 @@
 package org.siebog.delivery;
 
+import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 
 import org.siebog.api.AID;
 import org.siebog.api.Agent;
@@ -16,6 +25,13 @@ import org.siebog.platform.PlatformConfig;
 @ApplicationScoped
 public class AgentHost {
 
+    /**
+     * The histogram's buckets: handlers run from microseconds (a counter) to seconds (a blocking
+     * call); a few fixed buckets cost a scrape little and the message path a short search.
+     */
+    private static final Duration[] HANDLER_BUCKETS = {Duration.ofNanos(10_000), Duration.ofNanos(100_000), Duration.ofMillis(1),
+            Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(10)};
+
     private final ConcurrentMap<AID, Mailbox> mailboxes = new ConcurrentHashMap<>();
     private final Set<AID> balanced = ConcurrentHashMap.newKeySet();
 
@@ -24,6 +40,41 @@ public class AgentHost {
 
     @Inject
     MessageRouter router;
+
+    @Inject
+    MeterRegistry meters;
+
+    /** Shared by every mailbox: one histogram of the node's handling times. */
+    private Timer handled;
+
+    /** Made when the application starts, not at its first message: its meters are scraped from the start. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    }
+
+    @PostConstruct
+    void meters() {
+        handled = Timer.builder("siebog.messages.handled")
+                .description("Time agents on this node took to handle a message; its count is the messages delivered")
+                .serviceLevelObjectives(HANDLER_BUCKETS)
+                .register(meters);
+        Gauge.builder("siebog.agents", mailboxes, Map::size)
+                .description("Agents (and instances of balanced agents) running on this node").register(meters);
+        String depth = "Messages waiting in this node's mailboxes: all together (of=sum), in the fullest (of=max)";
+        Gauge.builder("siebog.mailbox.depth", this, host -> host.depth(false)).description(depth).tag("of", "sum").register(meters);
+        Gauge.builder("siebog.mailbox.depth", this, host -> host.depth(true)).description(depth).tag("of", "max").register(meters);
+    }
+
+    /** The messages waiting in every mailbox here, or in the fullest one; read on a scrape, not kept. */
+    private double depth(boolean max) {
+        long sum = 0;
+        int most = 0;
+        for (Mailbox mailbox : mailboxes.values()) {
+            int size = mailbox.size();
+            sum += size;
+            most = Math.max(most, size);
+        }
+        return max ? most : sum;
+    }
 
     /**
      * Takes in a freshly created agent bean. Its mailbox admits messages at once but holds them
@@ -44,7 +95,7 @@ public class AgentHost {
     public Mailbox host(AID aid, Agent agent, boolean balanced, Journal journal, Consumer<Mailbox> prepare) {
         PlatformConfig config = PlatformConfig.SYSTEM;
         Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router), agent, executor.nextLane(),
-                config.mailboxCapacity(), config.mailboxThroughput());
+                config.mailboxCapacity(), config.mailboxThroughput(), handled);
         mailbox.journal(journal);
         journal.attach(mailbox, executor.timer());
         prepare.accept(mailbox);

@@ -3,10 +3,13 @@ package org.siebog.delivery;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+
+import io.micrometer.core.instrument.Timer;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
@@ -36,6 +39,8 @@ public final class Mailbox implements Runnable {
     private final Executor executor;
     private final int capacity;
     private final int throughput;
+    /** Every handled message is timed here: the node's {@code siebog.messages.handled} (see {@link AgentHost}). */
+    private final Timer handled;
 
     private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
     private volatile Journal journal = Journal.NONE;
@@ -49,12 +54,13 @@ public final class Mailbox implements Runnable {
     private volatile boolean closed;
     private Runnable afterStop;
 
-    public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput) {
+    public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput, Timer handled) {
         this.context = context;
         this.agent = agent;
         this.executor = executor;
         this.capacity = capacity;
         this.throughput = throughput;
+        this.handled = handled;
     }
 
     public AID owner() {
@@ -185,11 +191,14 @@ public final class Mailbox implements Runnable {
 
     private void deliver(Envelope envelope) {
         ACLMessage message = envelope.message();
+        long began = System.nanoTime();
         try {
             agent.handle(context, message);
         } catch (RuntimeException e) {
             // AbstractAgent contains handler failures; reaching here means the bean itself is broken.
             LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be called; message dropped: " + message);
+        } finally {
+            handled.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -11,8 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
@@ -65,10 +71,27 @@ public class MessageRouter {
     @Inject
     RemoteNodes remote;
 
+    @Inject
+    MeterRegistry meters;
+
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
     private final DelayedPostBudget delayed = new DelayedPostBudget(PlatformConfig.SYSTEM.maxDelayedBytes());
     private volatile Origin nodeOrigin;
+    private Counter admitted;
+    private RefusalCounters refused;
+
+    /** Made when the application starts, not at its first message: its meters are scraped from the start. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    }
+
+    @PostConstruct
+    void meters() {
+        admitted = Counter.builder("siebog.messages.admitted")
+                .description("Messages let into the mailboxes of agents on this node (each receiver counts)")
+                .register(meters);
+        refused = new RefusalCounters(meters);
+    }
 
     /**
      * Posts now, from outside any agent. A refusal by this node (unknown receiver, full mailbox, bad
@@ -97,6 +120,14 @@ public class MessageRouter {
 
     /** See {@link org.siebog.api.MessageManager#post(ACLMessage, Duration)}. */
     public void post(ACLMessage message, Duration delay) {
+        try {
+            postLater(message, delay);
+        } catch (SiebogException e) {
+            throw refused.count(e);
+        }
+    }
+
+    private void postLater(ACLMessage message, Duration delay) {
         check(message);
         long maxDelay = PlatformConfig.SYSTEM.maxDelayMillis();
         if (delay.isNegative() || delay.compareTo(Duration.ofMillis(maxDelay)) > 0) {
@@ -118,16 +149,24 @@ public class MessageRouter {
 
     /** Admits a message that another node routed here; completes when it may reach the agent. */
     public CompletableFuture<Void> admitHere(AID receiver, MessageId id, ACLMessage message) {
-        return admit(mailboxHere(receiver), id, message);
+        try {
+            return admit(mailboxHere(receiver), id, message);
+        } catch (SiebogException e) {
+            throw refused.count(e);
+        }
     }
 
     private CompletableFuture<Void> post(Origin origin, ACLMessage message) {
-        check(message);
-        List<AID> receivers = message.receivers();
-        if (receivers.size() == 1) {
-            return postToOne(origin, message, receivers.get(0));
+        try {
+            check(message);
+            List<AID> receivers = message.receivers();
+            if (receivers.size() == 1) {
+                return postToOne(origin, message, receivers.get(0));
+            }
+            return postToAll(origin, message, receivers);
+        } catch (SiebogException e) {
+            throw refused.count(e); // a receiver on another node refuses there, and is counted there
         }
-        return postToAll(origin, message, receivers);
     }
 
     private void check(ACLMessage message) {
@@ -247,7 +286,7 @@ public class MessageRouter {
      * refused, and its identity stays unused, so a sender that tries again later is not taken for
      * a duplicate.
      */
-    private static CompletableFuture<Void> admit(Mailbox mailbox, MessageId id, ACLMessage message) {
+    private CompletableFuture<Void> admit(Mailbox mailbox, MessageId id, ACLMessage message) {
         Journal journal = mailbox.journal();
         if (journal.seen(id)) {
             return DONE;
@@ -266,7 +305,8 @@ public class MessageRouter {
     }
 
     /** For a reserved slot: lets the message into the mailbox; completes once its admission may be acknowledged. */
-    private static CompletableFuture<Void> logAndEnqueue(Mailbox mailbox, MessageId id, ACLMessage message) {
+    private CompletableFuture<Void> logAndEnqueue(Mailbox mailbox, MessageId id, ACLMessage message) {
+        admitted.increment();
         return mailbox.journal().admit(id, message, mailbox::enqueue).exceptionally(failure -> {
             // The agent may still handle it (it is in the mailbox), but it would not survive a crash of this node.
             throw new RemoteNodeException("the message to " + mailbox.owner() + " was admitted but could not be replicated: " + failure);

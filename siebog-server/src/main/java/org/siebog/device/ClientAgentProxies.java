@@ -9,8 +9,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.siebog.agent.AgentClass;
 import org.siebog.agentmanager.AgentClassRegistry;
@@ -62,7 +66,16 @@ class ClientAgentProxies {
     @Inject
     StateManager states;
 
+    @Inject
+    MeterRegistry meters;
+
     private final Map<AID, ClientAgentProxy> proxies = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void meters() {
+        Gauge.builder("siebog.client.agents", proxies, Map::size)
+                .description("Client agents whose proxy is on this node (the agents run on devices)").register(meters);
+    }
 
     Agent create(DirectoryEntry entry) {
         ClientAgentProxy proxy = new ClientAgentProxy(entry.aid(), entry.agentClass(), moduleOf(entry.agentClass()),

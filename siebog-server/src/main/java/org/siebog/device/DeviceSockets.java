@@ -18,6 +18,10 @@ import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentExecutor;
 import org.siebog.platform.PlatformConfig;
@@ -60,6 +64,11 @@ class DeviceSockets implements DeviceConnection.Overflow {
     @Resource
     ManagedExecutorService workers;
 
+    @Inject
+    MeterRegistry meters;
+
+    private Counter joins;
+
     /** The joined devices' sockets, by device id. */
     private final Map<String, DeviceConnection> joined = new ConcurrentHashMap<>();
     /** Sockets that have not joined yet; a join moves one to {@link #joined}. */
@@ -71,6 +80,8 @@ class DeviceSockets implements DeviceConnection.Overflow {
         if (begun.getAndSet(true)) {
             return; // fired once per module of the EAR
         }
+        joins = Counter.builder("siebog.devices.joins").description("Devices that joined this node").register(meters);
+        Gauge.builder("siebog.devices", joined, Map::size).description("Devices joined to this node now").register(meters);
         long period = Math.min(1_000, HEARTBEAT_MS);
         executor.timer().scheduleWithFixedDelay(this::closeSilentSafely, period, period, TimeUnit.MILLISECONDS);
         cluster.onViewChange(this::forgetDevicesOfDeparted);
@@ -89,6 +100,7 @@ class DeviceSockets implements DeviceConnection.Overflow {
         connection.joinedAs(device.id());
         joined.put(device.id(), connection);
         opened.remove(connection);
+        joins.increment();
         connection.send(new DeviceFrames.Welcome(device.id(), PlatformConfig.SYSTEM.platformName(), computeUnits, HEARTBEAT_MS,
                 MAX_FRAME_BYTES, MAX_STATE_BYTES, MAX_PENDING_STATE).write());
         changes.fire(DevicesChanged.JOINED); // an agent waiting for a device need not wait for the next sweep

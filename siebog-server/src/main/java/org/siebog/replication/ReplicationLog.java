@@ -19,6 +19,10 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
@@ -171,8 +175,17 @@ public class ReplicationLog {
     private volatile boolean running = true;
     private final List<Thread> writers = new ArrayList<>();
 
+    @Inject
+    MeterRegistry meters;
+
     @PostConstruct
     void startWriters() {
+        String held = "The inbox log: messages admitted and not yet written (held=queued, its lag), segments written and"
+                + " not yet covered by their agents' saves (held=stored)";
+        Gauge.builder("siebog.replication.log", queuedBytes, AtomicLong::get).baseUnit("bytes").tag("held", "queued")
+                .description(held).register(meters);
+        Gauge.builder("siebog.replication.log", segmentBytes, AtomicLong::get).baseUnit("bytes").tag("held", "stored")
+                .description(held).register(meters);
         writers.add(threads.newThread(this::writeInbox));
         writers.add(threads.newThread(this::writeStates));
         writers.get(0).setName("siebog-inbox-writer");

@@ -2,6 +2,7 @@ package org.siebog.rest;
 
 import java.io.IOException;
 
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
@@ -9,14 +10,29 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 /**
  * The body of the container's own refusals under {@code /api} (web.xml's error pages): 401 when no
  * or wrong credentials came, 403 for an account with none of Siebog's roles. The container has set
  * the status and, for 401, the {@code WWW-Authenticate} challenge; this adds the contract's
  * {@code {"error": "..."}} and writes the attempt to the audit log.
  */
-@WebServlet("/refused")
+@WebServlet(urlPatterns = "/refused", loadOnStartup = 1) // started with the application: its counter is scraped from the start
 public class RefusalPage extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    transient MeterRegistry meters;
+
+    private transient Counter failedLogins;
+
+    @Override
+    public void init() {
+        failedLogins = Counter.builder("siebog.auth.failures").description("API requests whose credentials were wrong").register(meters);
+    }
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -27,6 +43,7 @@ public class RefusalPage extends HttpServlet {
         String message;
         if (status == 401 && gaveCredentials) {
             AuditLog.failedLogin(request, path);
+            failedLogins.increment();
             message = "the user name or password is wrong";
         } else if (status == 401) {
             message = "this needs a login: send HTTP Basic credentials of a Siebog account (docs/security.md)";

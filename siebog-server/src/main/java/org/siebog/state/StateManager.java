@@ -6,6 +6,8 @@ import java.util.concurrent.CompletionStage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.siebog.api.AID;
 import org.siebog.platform.Failures;
 
@@ -24,6 +26,9 @@ public class StateManager {
 
     @Inject
     StateVersions versions;
+
+    @Inject
+    MeterRegistry meters;
 
     /** The store once connected, kept here: through the {@link StateStores} EJB each save would pay its interceptors. */
     private volatile StateStore connected;
@@ -129,7 +134,8 @@ public class StateManager {
     /** The store, as soon as it is connected (a connected store stays: the driver reconnects by itself). */
     private CompletionStage<StateStore> store() {
         StateStore store = connected;
-        return store != null ? CompletableFuture.completedFuture(store) : stores.ready().thenApply(ready -> connected = ready);
+        return store != null ? CompletableFuture.completedFuture(store)
+                : stores.ready().thenApply(ready -> connected = new TimedStateStore(ready, meters));
     }
 
     /** The agent's version: from the cache, or learnt from the store. */

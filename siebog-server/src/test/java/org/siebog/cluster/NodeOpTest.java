@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.MailboxFullException;
+import org.siebog.api.NodeHealth;
 import org.siebog.api.Performative;
 import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
@@ -43,7 +45,8 @@ class NodeOpTest {
                 new NodeOp.StartAgent("Echo", "e1", Map.of(), false, "device-7"),
                 new NodeOp.StopAgent(A, true),
                 new NodeOp.PushToDevice("device-7", "{\"op\":\"deliver\"}"),
-                new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null));
+                new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null),
+                new NodeOp.Health());
         for (NodeOp op : ops) {
             assertEquals(op, roundTrip(op));
         }
@@ -75,11 +78,11 @@ class NodeOpTest {
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 6, 200}) {
+        for (int code : new int[] {0, 7, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 5)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 6)", e.getMessage());
         }
     }
 
@@ -93,6 +96,16 @@ class NodeOpTest {
         assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(claims, 0, claims.length)));
         byte[] negative = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(-1).toBytes();
         assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(negative, 0, negative.length)));
+    }
+
+    @Test
+    void aNodesFiguresComeBackEqualAndARefusalInTheirPlaceIsThrown() throws IOException {
+        NodeHealth health = new NodeHealth(123_456_789, 1L << 30, 0.375, 3, 1234.5, 1200.25, 17, 65_536, 98_765);
+        assertEquals(health, NodeOp.Health.read(NodeOp.Health.answer(health)));
+        byte[] refused = NodeAnswer.of(new MailboxFullException(B, 50));
+        assertThrows(MailboxFullException.class, () -> NodeOp.Health.read(refused));
+        byte[] cut = NodeOp.Health.answer(health);
+        assertThrows(EOFException.class, () -> NodeOp.Health.read(Arrays.copyOf(cut, cut.length - 1)));
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.siebog.api.ACLMessage;
@@ -24,6 +26,7 @@ class MailboxTest {
     private static final AID OWNER = AID.parse("owner@siebog");
 
     private final Lane lane = new Lane();
+    private final Timer handled = new SimpleMeterRegistry().timer("siebog.messages.handled");
     private final Lane otherLane = new Lane();
 
     MailboxTest() {
@@ -40,7 +43,7 @@ class MailboxTest {
     @Test
     void messagesReachTheAgentInAdmissionOrderOneAtATime() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(2000);
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10_000, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10_000, 8, handled);
         mailbox.activate();
         // Posters on several threads: each one's messages must arrive in its own order.
         Thread[] posters = new Thread[4];
@@ -68,12 +71,17 @@ class MailboxTest {
                 assertEquals(i, seen.get(i));
             }
         }
+        // Timed after the handler returns: the last one may still be on its way to the timer.
+        for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); handled.count() < 2000 && System.nanoTime() < until; ) {
+            Thread.onSpinWait();
+        }
+        assertEquals(2000, handled.count(), "each handled message is timed once");
     }
 
     @Test
     void nothingReachesTheAgentBeforeActivation() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(1);
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8, handled);
         assertTrue(mailbox.reserve());
         mailbox.enqueue(message("early"));
         assertFalse(agent.done.await(200, TimeUnit.MILLISECONDS));
@@ -85,7 +93,7 @@ class MailboxTest {
     @Test
     void aFullMailboxRefusesUntilMessagesAreTaken() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(3);
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 3, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 3, 8, handled);
         for (int i = 0; i < 3; i++) {
             assertTrue(mailbox.reserve());
             mailbox.enqueue(message("m" + i));
@@ -102,7 +110,7 @@ class MailboxTest {
     @Test
     void replayedMessagesGoInBeyondCapacityAndHoldNewOnesBack() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(4);
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 2, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 2, 8, handled);
         for (int i = 0; i < 3; i++) {
             mailbox.replay(Envelope.unlogged(message("replayed " + i)));
         }
@@ -123,7 +131,7 @@ class MailboxTest {
     @Test
     void closingHandlesWhatWasAdmittedThenStopsTheAgentOnce() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(5);
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 100, 2);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 100, 2, handled);
         for (int i = 0; i < 5; i++) {
             assertTrue(mailbox.reserve());
             mailbox.enqueue(message("m" + i));
@@ -140,7 +148,7 @@ class MailboxTest {
     @Test
     void aSlotReservedBeforeCloseIsHandledBeforeTheStop() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(1);
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8, handled);
         mailbox.activate();
         assertTrue(mailbox.reserve()); // a poster between reserve and enqueue...
         CountDownLatch stopped = new CountDownLatch(1);
@@ -154,7 +162,7 @@ class MailboxTest {
 
     @Test
     void aCancelledReservationLetsAClosingMailboxStop() throws InterruptedException {
-        Mailbox mailbox = new Mailbox(context(OWNER), new RecordingAgent(0), lane, 10, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), new RecordingAgent(0), lane, 10, 8, handled);
         mailbox.activate();
         assertTrue(mailbox.reserve());
         CountDownLatch stopped = new CountDownLatch(1);
@@ -174,7 +182,7 @@ class MailboxTest {
                 }
             }
         };
-        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8, handled);
         mailbox.activate();
         for (String content : List.of("boom", "after")) {
             assertTrue(mailbox.reserve());
@@ -202,7 +210,7 @@ class MailboxTest {
                         other.enqueue(message);
                     }
                 }
-            }, i == 0 ? lane : otherLane, 10, 8);
+            }, i == 0 ? lane : otherLane, 10, 8, handled);
             boxes[i].activate();
         }
         assertTrue(boxes[0].reserve());

@@ -216,7 +216,9 @@ class AgentLifecycleIT {
         assertEquals(200, nodes.status(), nodes::toString);
         assertEquals(1, nodes.array().size(), nodes::toString);
         JsonObject node = nodes.array().getJsonObject(0);
-        assertTrue(Set.of("name", "address", "agents").containsAll(node.keySet()), node::toString);
+        assertEquals(Set.of("name", "address", "agents", "health"), node.keySet(), node::toString);
+        assertEquals(Set.of("heapUsedBytes", "heapMaxBytes", "cpuLoad", "devices", "admittedPerSecond", "deliveredPerSecond",
+                "mailboxBacklog", "replicationLagBytes", "uptimeMillis"), node.getJsonObject("health").keySet(), node::toString);
         return node.getString("name");
     }
 }

@@ -88,6 +88,7 @@ class ApiAccessIT {
                 new Endpoint("GET /agents", READERS, c -> c.api.get("agents")),
                 new Endpoint("GET /agents/{aid}", READERS, c -> c.api.get("agents/" + c.witness)),
                 new Endpoint("GET /nodes", READERS, c -> c.api.get("nodes")),
+                new Endpoint("GET /metrics", READERS, c -> c.api.get("metrics")),
                 new Endpoint("GET /devices", READERS, c -> c.api.get("devices")),
                 new Endpoint("GET /siebog-examples/api/sender-receiver/runs/{id}", READERS,
                         c -> c.api.examples().get("sender-receiver/runs/none")),

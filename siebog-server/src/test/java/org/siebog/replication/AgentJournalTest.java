@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
@@ -256,7 +257,7 @@ class AgentJournalTest {
 
             public void send(ACLMessage message, java.time.Duration delay) {
             }
-        }, new StubAgent(), Runnable::run, 10, 8), timer);
+        }, new StubAgent(), Runnable::run, 10, 8, new SimpleMeterRegistry().timer("handled")), timer);
         return timer;
     }
 
