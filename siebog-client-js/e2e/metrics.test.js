@@ -17,6 +17,7 @@ const basic = (user, password) => `Basic ${Buffer.from(`${user}:${password}`).to
 /** Every meter of docs/admin.md's table: its family, as the format names it (a counter without _total), and type. */
 const DOCUMENTED = {
   siebog_messages_admitted: 'counter',
+  siebog_messages_delivered: 'counter',
   siebog_messages_handled_seconds: 'histogram',
   siebog_messages_handled_seconds_max: 'gauge',
   siebog_mailbox_depth: 'gauge',
@@ -101,10 +102,10 @@ describe('metrics', () => {
     const saved = await ask(keeper.aid, JSON.stringify({ save: 'metered' }));
     assert.equal(saved.body?.performative, 'INFORM', JSON.stringify(saved.body)); // its state is in Cassandra
 
-    const after = await eventually('the last handled message timed', async () => {
+    const after = await eventually('the messages delivered', async () => {
       const families = await scrape();
-      const handled = value(families, 'siebog_messages_handled_seconds_count') - value(before, 'siebog_messages_handled_seconds_count');
-      return handled >= 2 * asks ? families : null; // Pong's handling of each ask, and each answer's reply inbox
+      const delivered = value(families, 'siebog_messages_delivered_total') - value(before, 'siebog_messages_delivered_total');
+      return delivered >= 2 * asks ? families : null; // each ask to Pong, and each answer to its reply inbox
     }, { timeout: 10_000 });
     const moved = (name, labels) => value(after, name, labels) - value(before, name, labels);
     assert.ok(moved('siebog_messages_admitted_total') >= 2 * asks, `admitted moved by ${moved('siebog_messages_admitted_total')}`);
@@ -115,6 +116,8 @@ describe('metrics', () => {
     assert.ok(value(after, 'siebog_client_agents') >= 1, 'the Keeper on the device has its proxy here');
     assert.ok(value(after, 'siebog_agents') >= 2, 'Pong and the Keeper run here');
     assert.equal(moved('siebog_state_store_seconds_count', { op: 'write', outcome: 'ok' }), 1, "the Keeper's save, written to Cassandra");
+    // Timed: each mailbox's first message (each reply inbox's only one), then one in eight (Pong's 9th and 17th).
+    assert.ok(moved('siebog_messages_handled_seconds_count') >= asks + 2, `timed ${moved('siebog_messages_handled_seconds_count')}`);
     const slowest = value(after, 'siebog_messages_handled_seconds_max');
     assert.ok(slowest > 0 && slowest < 10, `the slowest handler took ${slowest} s`);
 

@@ -15,7 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -99,6 +102,29 @@ final class ClusterApi {
             throw new AssertionError("starting " + name + ": " + reply);
         }
         return reply.object().getString("location");
+    }
+
+    /** What {@code GET /events} streams in its first {@code listen} (the node's recent events first), as the events' JSON data. */
+    List<JsonObject> events(Duration listen) throws IOException, InterruptedException {
+        HttpResponse<Stream<String>> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/events"))
+                .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("GET /events: " + response.statusCode());
+        }
+        List<JsonObject> events = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+            try {
+                response.body().filter(line -> line.startsWith("data:"))
+                        .forEach(line -> events.add(Json.createReader(new StringReader(line.substring(5).strip())).readObject()));
+            } catch (RuntimeException closed) {
+                // closed below
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        Thread.sleep(listen.toMillis());
+        response.body().close();
+        return List.copyOf(events);
     }
 
     /** Posts a message; returns the HTTP status. */

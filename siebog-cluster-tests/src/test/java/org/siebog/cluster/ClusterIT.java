@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -271,6 +272,15 @@ class ClusterIT {
         }
         List<String> names = cluster.api(1).get("nodes").array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList();
         assertEquals(List.of("node1", "node2"), names);
+
+        // node1's event stream starts with what happened: node3 left, and each survivor's share of its agents (node2's told to node1).
+        List<JsonObject> events = cluster.api(1).events(Duration.ofSeconds(2));
+        assertTrue(events.stream().anyMatch(e -> e.getString("type").equals("node-left") && e.getString("node").equals("node3")),
+                events::toString);
+        for (String survivor : List.of("node1", "node2")) {
+            assertTrue(events.stream().anyMatch(e -> e.getString("type").equals("failover") && e.getString("node").equals(survivor)
+                    && e.getJsonObject("details").getString("departed").equals("node3")), () -> survivor + "'s failover in " + events);
+        }
     }
 
     static String awaitReport(ClusterApi api, String counter, Predicate<String> done) throws Exception {

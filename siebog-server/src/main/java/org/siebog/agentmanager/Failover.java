@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,6 +18,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.Counter;
@@ -26,6 +29,7 @@ import org.siebog.api.AgentKind;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.platform.NodeEvent;
 import org.siebog.platform.Setting;
 import org.siebog.replication.InboxJanitor;
 import org.siebog.replication.LogReader;
@@ -74,6 +78,9 @@ public class Failover {
 
     @Inject
     MeterRegistry meters;
+
+    @Inject
+    Event<NodeEvent> events;
 
     private Counter takenOver;
     private Timer failoverTime;
@@ -133,6 +140,8 @@ public class Failover {
         long took = System.nanoTime() - began;
         failoverTime.record(took, TimeUnit.NANOSECONDS);
         takenOver.increment(n);
+        events.fire(NodeEvent.now(NodeEvent.Type.FAILOVER, cluster.name(), Map.of("departed", String.join(",", new TreeSet<>(departed)),
+                "agents", Integer.toString(n), "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(took)))));
         LOG.info(() -> String.format("nodes %s left; %s took over %d of their agents in %.0f ms",
                 departed, cluster.name(), n, took / 1e6));
     }

@@ -133,6 +133,25 @@ public class ClusterNode {
         return members;
     }
 
+    /**
+     * Every node in the JGroups view, in view order, Siebog running on it or not yet: a node joins the
+     * view when its server starts and is one of {@link #members()} once its deployment has registered.
+     */
+    public List<String> viewMembers() {
+        View v = view;
+        if (v == null) {
+            return List.of(name);
+        }
+        List<String> names = new ArrayList<>();
+        for (Address a : v.getMembers()) {
+            String member = NameCache.get(a);
+            if (member != null) {
+                names.add(member);
+            }
+        }
+        return names;
+    }
+
     public boolean isMember(String node) {
         return members().contains(node);
     }

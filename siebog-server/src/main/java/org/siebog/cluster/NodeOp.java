@@ -10,6 +10,7 @@ import org.siebog.api.AID;
 import org.siebog.api.NodeHealth;
 import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
+import org.siebog.platform.NodeEvent;
 
 /**
  * What one node asks of another: the whole node-to-node protocol, one type per operation, each
@@ -58,7 +59,8 @@ public sealed interface NodeOp {
             case PushToDevice.CODE -> PushToDevice.readFields(in);
             case DeviceEvent.CODE -> DeviceEvent.readFields(in);
             case Health.CODE -> new Health();
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 6)");
+            case Event.CODE -> Event.readFields(in);
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 7)");
         };
     }
 
@@ -206,6 +208,30 @@ public sealed interface NodeOp {
             }
             return new NodeHealth(in.int64(), in.int64(), Double.longBitsToDouble(in.int64()), in.integer(),
                     Double.longBitsToDouble(in.int64()), Double.longBitsToDouble(in.int64()), in.int64(), in.int64(), in.int64());
+        }
+    }
+
+    /** Something the asking node saw, for the receiving node's event streams (see {@link NodeEvent.Type#relayed()}). */
+    record Event(NodeEvent event) implements NodeOp {
+        static final int CODE = 7;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.string(event.type().wire()).string(event.node()).int64(event.at()).map(event.details());
+        }
+
+        static Event readFields(Wire.Reader in) throws IOException {
+            String wire = in.string();
+            NodeEvent.Type type = NodeEvent.Type.of(wire);
+            if (type == null) {
+                throw new IOException("unknown event type " + wire);
+            }
+            return new Event(new NodeEvent(type, in.string(), in.int64(), in.map()));
         }
     }
 }

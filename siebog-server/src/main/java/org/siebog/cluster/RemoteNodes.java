@@ -35,6 +35,7 @@ import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.MessageId;
 import org.siebog.platform.Failures;
+import org.siebog.platform.NodeEvent;
 
 /** What this node asks of the others: deliver messages (batched, see {@link NodeLink}), start and stop agents. */
 @ApplicationScoped
@@ -140,6 +141,20 @@ public class RemoteNodes {
                 LOG.log(Level.FINE, "a device request to " + node + " failed", failure);
             }
         });
+    }
+
+    /** Tells every other member what this node saw; nobody waits for the answers (a failure is only logged). */
+    public void tellOthers(NodeEvent event) {
+        byte[] request = new NodeOp.Event(event).toBytes();
+        for (String node : cluster.members()) {
+            if (!node.equals(cluster.name())) {
+                cluster.request(node, request).whenComplete((answer, failure) -> {
+                    if (failure != null) {
+                        LOG.log(Level.FINE, "an event for " + node + " was not delivered", failure);
+                    }
+                });
+            }
+        }
     }
 
     /** {@code node}'s figures, as it measures them; fails when it does not answer or its answer is unreadable. */

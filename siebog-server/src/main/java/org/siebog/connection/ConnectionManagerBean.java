@@ -58,11 +58,15 @@ public class ConnectionManagerBean implements ConnectionManager {
     @Inject
     NodeHealthProbe health;
 
+    @Inject
+    ClusterEvents events;
+
     /** How long {@link #nodes()} waits for the other nodes' figures. */
     static final long HEALTH_PATIENCE_MS = 1_000;
 
     @PostConstruct
     void join() {
+        cluster.onViewChange(events::viewChanged);
         cluster.onViewChange(failover::onView);
         cluster.start(System.getProperty("jboss.node.name", "node1"), httpAddress(), requests);
     }

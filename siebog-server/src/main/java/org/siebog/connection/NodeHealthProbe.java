@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 
 import org.siebog.api.NodeHealth;
 import org.siebog.delivery.AgentExecutor;
@@ -84,7 +83,7 @@ class NodeHealthProbe {
 
     private Sample sample() {
         Counter admitted = meters.find("siebog.messages.admitted").counter();
-        Timer delivered = meters.find("siebog.messages.handled").timer();
+        Counter delivered = meters.find("siebog.messages.delivered").counter();
         return new Sample(System.nanoTime(), admitted == null ? 0 : admitted.count(), delivered == null ? 0 : delivered.count());
     }
 

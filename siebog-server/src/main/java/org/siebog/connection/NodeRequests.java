@@ -49,6 +49,9 @@ public class NodeRequests implements RequestHandler {
     @Inject
     NodeHealthProbe health;
 
+    @Inject
+    ClusterEvents events;
+
     @Resource
     ManagedExecutorService workers;
 
@@ -93,6 +96,9 @@ public class NodeRequests implements RequestHandler {
             response.send(answer(() -> { }), false);
         } else if (request instanceof NodeOp.Health) {
             response.send(NodeOp.Health.answer(health.health()), false);
+        } else if (request instanceof NodeOp.Event told) {
+            events.toldBy(told.event());
+            response.send(answer(() -> { }), false);
         }
     }
 

@@ -13,6 +13,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -44,8 +45,8 @@ public class AgentHost {
     @Inject
     MeterRegistry meters;
 
-    /** Shared by every mailbox: one histogram of the node's handling times. */
-    private Timer handled;
+    /** Shared by every mailbox: the node's delivered messages and one histogram of its handling times. */
+    private HandlerMeters handlerMeters;
 
     /** Made when the application starts, not at its first message: its meters are scraped from the start. */
     void eager(@Observes @Initialized(ApplicationScoped.class) Object started) {
@@ -53,10 +54,13 @@ public class AgentHost {
 
     @PostConstruct
     void meters() {
-        handled = Timer.builder("siebog.messages.handled")
-                .description("Time agents on this node took to handle a message; its count is the messages delivered")
-                .serviceLevelObjectives(HANDLER_BUCKETS)
-                .register(meters);
+        handlerMeters = new HandlerMeters(
+                Counter.builder("siebog.messages.delivered").description("Messages handed to agents on this node").register(meters),
+                Timer.builder("siebog.messages.handled")
+                        .description("Time agents on this node took to handle a message (one in " + HandlerMeters.SAMPLE_EVERY
+                                + " per mailbox is timed)")
+                        .serviceLevelObjectives(HANDLER_BUCKETS)
+                        .register(meters));
         Gauge.builder("siebog.agents", mailboxes, Map::size)
                 .description("Agents (and instances of balanced agents) running on this node").register(meters);
         String depth = "Messages waiting in this node's mailboxes: all together (of=sum), in the fullest (of=max)";
@@ -95,7 +99,7 @@ public class AgentHost {
     public Mailbox host(AID aid, Agent agent, boolean balanced, Journal journal, Consumer<Mailbox> prepare) {
         PlatformConfig config = PlatformConfig.SYSTEM;
         Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router), agent, executor.nextLane(),
-                config.mailboxCapacity(), config.mailboxThroughput(), handled);
+                config.mailboxCapacity(), config.mailboxThroughput(), handlerMeters);
         mailbox.journal(journal);
         journal.attach(mailbox, executor.timer());
         prepare.accept(mailbox);

@@ -9,8 +9,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import io.micrometer.core.instrument.Timer;
-
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.Agent;
@@ -39,8 +37,10 @@ public final class Mailbox implements Runnable {
     private final Executor executor;
     private final int capacity;
     private final int throughput;
-    /** Every handled message is timed here: the node's {@code siebog.messages.handled} (see {@link AgentHost}). */
-    private final Timer handled;
+    /** The node's {@code siebog.messages.delivered} and {@code siebog.messages.handled} (see {@link AgentHost}). */
+    private final HandlerMeters meters;
+    /** Messages to hand over before the next one is timed (only the running lane touches it). */
+    private int untimed;
 
     private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
     private volatile Journal journal = Journal.NONE;
@@ -54,13 +54,13 @@ public final class Mailbox implements Runnable {
     private volatile boolean closed;
     private Runnable afterStop;
 
-    public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput, Timer handled) {
+    public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput, HandlerMeters meters) {
         this.context = context;
         this.agent = agent;
         this.executor = executor;
         this.capacity = capacity;
         this.throughput = throughput;
-        this.handled = handled;
+        this.meters = meters;
     }
 
     public AID owner() {
@@ -191,14 +191,21 @@ public final class Mailbox implements Runnable {
 
     private void deliver(Envelope envelope) {
         ACLMessage message = envelope.message();
-        long began = System.nanoTime();
+        meters.delivered().increment();
+        boolean timed = untimed-- == 0;
+        if (timed) {
+            untimed = HandlerMeters.SAMPLE_EVERY - 1;
+        }
+        long began = timed ? System.nanoTime() : 0;
         try {
             agent.handle(context, message);
         } catch (RuntimeException e) {
             // AbstractAgent contains handler failures; reaching here means the bean itself is broken.
             LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be called; message dropped: " + message);
         } finally {
-            handled.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+            if (timed) {
+                meters.handled().record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,13 +17,16 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.siebog.agentmanager.LocalAgents;
+import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentExecutor;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.platform.NodeEvent;
 import org.siebog.platform.Setting;
 
 /**
@@ -59,6 +63,12 @@ class ClientAgentRestarts {
 
     @Inject
     AgentExecutor executor;
+
+    @Inject
+    ClusterNode cluster;
+
+    @Inject
+    Event<NodeEvent> events;
 
     @Resource
     ManagedExecutorService workers;
@@ -179,6 +189,8 @@ class ClientAgentRestarts {
             }
             LOG.info(() -> "starting client agent " + proxy.aid() + " again, on device " + target.id() + " (state version "
                     + saved.version() + ")");
+            events.fire(NodeEvent.now(NodeEvent.Type.AGENT_RESTARTED, cluster.name(), Map.of("agent", proxy.aid().toString(),
+                    "device", target.id(), "stateVersion", Long.toString(saved.version()))));
             launched.get().whenComplete((ok, failed) -> {
                 if (failed != null) {
                     LOG.warning(() -> proxy.aid() + " failed to start again and is stopped: " + failed.getMessage());

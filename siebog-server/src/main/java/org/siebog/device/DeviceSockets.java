@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentExecutor;
+import org.siebog.platform.NodeEvent;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.platform.Setting;
 
@@ -60,6 +61,9 @@ class DeviceSockets implements DeviceConnection.Overflow {
 
     @Inject
     Event<DevicesChanged> changes;
+
+    @Inject
+    Event<NodeEvent> events;
 
     @Resource
     ManagedExecutorService workers;
@@ -104,6 +108,8 @@ class DeviceSockets implements DeviceConnection.Overflow {
         connection.send(new DeviceFrames.Welcome(device.id(), PlatformConfig.SYSTEM.platformName(), computeUnits, HEARTBEAT_MS,
                 MAX_FRAME_BYTES, MAX_STATE_BYTES, MAX_PENDING_STATE).write());
         changes.fire(DevicesChanged.JOINED); // an agent waiting for a device need not wait for the next sweep
+        events.fire(NodeEvent.now(NodeEvent.Type.DEVICE_JOINED, cluster.name(), Map.of("device", device.id(),
+                "label", label == null ? "" : label, "computeUnits", Double.toString(computeUnits))));
         return device;
     }
 
@@ -115,6 +121,7 @@ class DeviceSockets implements DeviceConnection.Overflow {
             registry.remove(id);
             LOG.fine(() -> "device " + id + " left");
             changes.fire(DevicesChanged.LEFT);
+            events.fire(NodeEvent.now(NodeEvent.Type.DEVICE_LEFT, cluster.name(), Map.of("device", id)));
         }
     }
 

@@ -33,7 +33,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * only (Prometheus speaks Basic), and a domain's servers have no management interface to serve it.
  */
 @ApplicationScoped
-public class NodeMeters {
+class NodeMeters {
 
     private JvmGcMetrics gc;
 

@@ -59,7 +59,8 @@ public enum Setting {
     DEVICE_TRUST_CLAIMED_COMPUTE_UNITS("siebog.device.trust-claimed-compute-units", "false"),
     DEVICE_PLACEMENT_SEED("siebog.device.placement-seed", "random", () -> null),
     STATE_MAX_BYTES("siebog.state.max-bytes", "65536"),
-    STATE_MAX_PENDING("siebog.state.max-pending", "256");
+    STATE_MAX_PENDING("siebog.state.max-pending", "256"),
+    EVENTS_MAX_SUBSCRIBERS("siebog.events.max-subscribers", "64");
 
     private static final Logger LOG = Logger.getLogger(Setting.class.getName());
     /** Settings whose bad value was reported: once each, not at every read. */

@@ -21,6 +21,7 @@ import org.siebog.api.NodeHealth;
 import org.siebog.api.Performative;
 import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
+import org.siebog.platform.NodeEvent;
 
 /** Every node operation reads back what it wrote, behind the protocol's version; unknown versions and codes are refused by name. */
 class NodeOpTest {
@@ -46,7 +47,9 @@ class NodeOpTest {
                 new NodeOp.StopAgent(A, true),
                 new NodeOp.PushToDevice("device-7", "{\"op\":\"deliver\"}"),
                 new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null),
-                new NodeOp.Health());
+                new NodeOp.Health(),
+                new NodeOp.Event(new NodeEvent(NodeEvent.Type.DEVICE_JOINED, "node2", 1_795_600_000_000L,
+                        Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))));
         for (NodeOp op : ops) {
             assertEquals(op, roundTrip(op));
         }
@@ -78,12 +81,20 @@ class NodeOpTest {
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 7, 200}) {
+        for (int code : new int[] {0, 8, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 6)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 7)", e.getMessage());
         }
+    }
+
+    @Test
+    void anEventOfATypeThisNodeDoesNotKnowIsRefusedByName() {
+        byte[] bytes = new Wire.Writer().octet(NodeOp.VERSION).octet(7).string("node-exploded").string("node2").int64(1).map(Map.of())
+                .toBytes();
+        IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
+        assertEquals("unknown event type node-exploded", e.getMessage());
     }
 
     @Test

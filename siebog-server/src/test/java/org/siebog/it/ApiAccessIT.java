@@ -89,6 +89,7 @@ class ApiAccessIT {
                 new Endpoint("GET /agents/{aid}", READERS, c -> c.api.get("agents/" + c.witness)),
                 new Endpoint("GET /nodes", READERS, c -> c.api.get("nodes")),
                 new Endpoint("GET /metrics", READERS, c -> c.api.get("metrics")),
+                new Endpoint("GET /events", READERS, c -> c.api.getStream("events")),
                 new Endpoint("GET /devices", READERS, c -> c.api.get("devices")),
                 new Endpoint("GET /siebog-examples/api/sender-receiver/runs/{id}", READERS,
                         c -> c.api.examples().get("sender-receiver/runs/none")),

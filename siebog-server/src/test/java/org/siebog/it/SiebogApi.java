@@ -176,6 +176,25 @@ public final class SiebogApi {
         return call(request(path).GET());
     }
 
+    /**
+     * A GET of a stream that does not end ({@code GET /events}): its status and headers, and its body only when
+     * it is a refusal; an answered stream is closed at once.
+     */
+    public Reply getStream(String path) {
+        try {
+            var response = HTTP.send(request(path).header("Accept", "text/event-stream").GET().build(), BodyHandlers.ofInputStream());
+            try (var body = response.body()) {
+                String text = response.statusCode() == 200 ? "" : new String(body.readAllBytes(), StandardCharsets.UTF_8);
+                return new Reply(response.statusCode(), response.headers(), text);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public Reply delete(String path) {
         return call(request(path).DELETE());
     }

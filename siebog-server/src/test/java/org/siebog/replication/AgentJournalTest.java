@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.siebog.delivery.HandlerMeters;
 import org.junit.jupiter.api.Test;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
@@ -238,6 +239,9 @@ class AgentJournalTest {
         timer.shutdownNow();
     }
 
+    private static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
+    private static final HandlerMeters METERS = new HandlerMeters(REGISTRY.counter("delivered"), REGISTRY.timer("handled"));
+
     /** Attaches a mailbox and a timer that runs nothing and notes the delays of the saves requested later. */
     private static ScheduledThreadPoolExecutor attachTimer(AgentJournal journal, List<Long> requestedInNanos) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1) {
@@ -257,7 +261,7 @@ class AgentJournalTest {
 
             public void send(ACLMessage message, java.time.Duration delay) {
             }
-        }, new StubAgent(), Runnable::run, 10, 8, new SimpleMeterRegistry().timer("handled")), timer);
+        }, new StubAgent(), Runnable::run, 10, 8, METERS), timer);
         return timer;
     }
 
