@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -90,6 +92,7 @@ class ApiAccessIT {
                 new Endpoint("GET /nodes", READERS, c -> c.api.get("nodes")),
                 new Endpoint("GET /metrics", READERS, c -> c.api.get("metrics")),
                 new Endpoint("GET /events", READERS, c -> c.api.getStream("events")),
+                new Endpoint("GET /me", READERS, c -> c.api.get("me")),
                 new Endpoint("GET /devices", READERS, c -> c.api.get("devices")),
                 new Endpoint("GET /siebog-examples/api/sender-receiver/runs/{id}", READERS,
                         c -> c.api.examples().get("sender-receiver/runs/none")),
@@ -103,6 +106,16 @@ class ApiAccessIT {
                         c -> c.api.trySend(message("INFORM").from(c.witness).to(c.witness).content("posted").json())),
                 new Endpoint("POST /siebog-examples/api/sender-receiver/runs", ADMINS,
                         c -> c.api.examples().post("sender-receiver/runs", "{\"pairs\": 1, \"warmup\": 1, \"measured\": 1}")));
+    }
+
+    @Test
+    void meSaysWhoCallsAndWhichOfSiebogsRolesTheyHold() {
+        for (Caller caller : List.of(Caller.VIEWER, Caller.USER, Caller.ADMIN)) {
+            JsonObject me = caller.api().get("me").object();
+            String role = "siebog-" + caller.name().toLowerCase(Locale.ROOT);
+            assertEquals(caller == Caller.ADMIN ? "admin" : caller.name().toLowerCase(Locale.ROOT), me.getString("user"));
+            assertEquals(List.of(role), me.getJsonArray("roles").getValuesAs(JsonString::getString), me::toString);
+        }
     }
 
     @TestFactory
