@@ -143,6 +143,14 @@ main() {
         "$ROOT/siebog" run --no-build --detach --port-offset "$PORT_OFFSET" --deploy "$agents_war" 2>"$NODES_DIR.log" \
         || { tail -n 40 "$NODES_DIR.log" >&2; fail "the test node did not start (see $NODES_DIR.log)"; }
 
+    # A viewer account too, for what the console hides from viewers and the API refuses them (console.test.js).
+    local viewer_credentials="$ROOT/target/browser-tests-credentials" wildfly_home
+    wildfly_home=$(ls -d "$ROOT"/target/wildfly/wildfly-*/ | head -n 1)
+    "$ROOT/launcher/users.sh" "${wildfly_home%/}" "$NODES_DIR/node1/configuration" \
+        "$viewer_credentials" viewer:siebog-viewer >/dev/null || fail "could not add the viewer account"
+    export SIEBOG_E2E_VIEWER_PASSWORD
+    SIEBOG_E2E_VIEWER_PASSWORD=$(sed -n 's/^viewer=//p' "$viewer_credentials" | tail -n 1)
+
     say "end-to-end tests in Chromium (siebog-client-js/e2e/; screenshots in ${OUT#"$ROOT"/})"
     rm -rf "$OUT"
     local rc=0

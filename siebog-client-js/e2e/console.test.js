@@ -1,10 +1,12 @@
 // The console (/siebog/console/) in real Chromium: behind the API's login, it shows the node with
-// its figures, a device as it joins (in the devices table and as a live event) and leaves; its
-// screenshot is checked and kept under target/browser-tests/, its accessibility tree read.
+// its figures, a device as it joins (in the devices table and as a live event) and leaves; an admin
+// starts an agent, sends it a message and stops it from its forms; a viewer sees none of that and the
+// API refuses it anyway. Its screenshot is checked and kept under target/browser-tests/, its
+// accessibility tree read.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ADMIN, BASE, eventually, launchBrowser, noDevicesLeft, openDevice, outFile } from './support.js';
+import { ADMIN, BASE, VIEWER, api, eventually, launchBrowser, noDevicesLeft, openDevice, outFile, uniqueName } from './support.js';
 import { coloursIn, decodePng } from './png.js';
 
 describe('the console', () => {
@@ -72,6 +74,55 @@ describe('the console', () => {
     await page.locator('#events li[data-type="device-left"]', { hasText: device.id }).waitFor({ timeout: 10_000 });
   });
 
+  test('an admin starts an agent, sends it a message and stops it, from the console', async () => {
+    const name = uniqueName('console-pong');
+    const start = page.getByTestId('start-agent');
+    await start.getByLabel('Class').selectOption('Pong');
+    await start.getByLabel('Name').fill(name);
+    await start.getByLabel('On node (optional)').fill('node1');
+    await start.getByRole('button', { name: 'Start' }).click();
+    await eventually('the start said', async () => (await page.getByTestId('status').textContent()) === `Started ${name}.`);
+    const aid = `${name}@siebog`;
+    const row = page.locator(`#agents tbody tr[data-key="${aid}"]`);
+    await row.waitFor();
+    assert.deepEqual((await row.locator('td').allTextContents()).slice(0, 3), [aid, 'Pong', 'node1']);
+
+    const message = page.getByTestId('send-message');
+    await message.getByLabel('Performative').selectOption('INFORM');
+    await message.getByLabel('Receivers (AIDs, comma-separated)').fill(aid);
+    await message.getByLabel('Content').fill('hello from the console');
+    await message.getByLabel('Conversation id').fill('console-1');
+    await message.getByRole('button', { name: 'Send' }).click();
+    await eventually('the send said', async () => (await page.getByTestId('status').textContent()) === `Sent INFORM to ${aid}.`);
+
+    await page.getByRole('button', { name: `Stop ${aid}` }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal((await api('GET', `/agents/${encodeURIComponent(aid)}`)).status, 404, 'stopped in the cluster, not only on the page');
+  });
+
+  test('a viewer sees no action, and the API refuses one anyway (403)', async () => {
+    assert.ok(VIEWER, 'launcher/browser-tests.sh makes a viewer account (SIEBOG_E2E_VIEWER_PASSWORD)');
+    const shown = await api('POST', '/agents', { agentClass: 'Pong', name: uniqueName('viewed') });
+    assert.equal(shown.status, 201);
+    const viewer = await browser.newContext({ httpCredentials: VIEWER });
+    try {
+      const seen = await viewer.newPage();
+      await seen.goto(`${BASE}/console/`);
+      await eventually('signed in as viewer', async () => /Signed in as viewer \(siebog-viewer\)/.test(await seen.getByTestId('status').textContent()));
+      await seen.locator(`#agents tbody tr[data-key="${shown.body.aid}"]`).waitFor(); // listed, so its row's Stop exists, hidden
+      assert.equal(await seen.getByTestId('start-agent').isVisible(), false, 'no start form');
+      assert.equal(await seen.getByTestId('send-message').isVisible(), false, 'no send form');
+      assert.equal(await seen.getByRole('button', { name: /^Stop / }).count(), 0, 'no stop buttons');
+      const refused = await seen.evaluate(async () => (await fetch('/siebog/api/agents', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ agentClass: 'Pong', name: 'from-a-viewer' }),
+      })).status);
+      assert.equal(refused, 403);
+    } finally {
+      await viewer.close();
+      await api('DELETE', `/agents/${encodeURIComponent(shown.body.aid)}`);
+    }
+  });
+
   test('accessibility: a live status, labelled tables and event list, one h1, keyboard reaches the host page link', async () => {
     const snapshot = await page.locator('body').ariaSnapshot();
     assert.match(snapshot, /- table "Nodes"/, snapshot);
@@ -83,7 +134,8 @@ describe('the console', () => {
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     // The column headers are headers of their columns, so a screen reader reads each cell with its header.
     assert.equal(await page.locator('#nodes th[scope="col"]').count(), 11);
-    // Keyboard: with no device joined, Tab reaches the link to the host page.
+    // Keyboard: with no device joined, Tab from the top of the page reaches the link to the host page.
+    await page.reload();
     await page.getByTestId('no-devices').waitFor();
     let focused = null;
     for (let i = 0; i < 10 && focused !== '/siebog/'; i++) {

@@ -6,6 +6,7 @@
 //   SIEBOG_E2E_CHROMIUM  the Chromium binary (default: `chromium` on the PATH, else /usr/bin/chromium)
 //   SIEBOG_E2E_OUT       where screenshots go (default ../target/browser-tests)
 //   SIEBOG_E2E_PYTHON    a Python with prometheus_client, for metrics.test.js (default python3)
+//   SIEBOG_E2E_VIEWER_PASSWORD  the password of the node's account 'viewer' (role siebog-viewer), for console.test.js
 //   SIEBOG_ADMIN_PASSWORD the node's admin password (default: the one ./siebog run keeps in
 //                        target/siebog-credentials); REST calls and the host page's demo log in as admin
 import { execFileSync } from 'node:child_process';
@@ -29,6 +30,9 @@ function adminPassword() {
 
 /** The node's admin login: for the REST calls here and for the host page's demo form. */
 export const ADMIN = { username: 'admin', password: adminPassword() };
+
+/** A siebog-viewer login, when launcher/browser-tests.sh made one (SIEBOG_E2E_VIEWER_PASSWORD); else null. */
+export const VIEWER = process.env.SIEBOG_E2E_VIEWER_PASSWORD ? { username: 'viewer', password: process.env.SIEBOG_E2E_VIEWER_PASSWORD } : null;
 const ADMIN_AUTHORIZATION = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
 
 function chromiumPath() {

@@ -2,6 +2,8 @@
 // The browser logs in once (HTTP Basic, the API's own accounts) and sends the same credentials with
 // every call here; the API decides what each role may do, the console only shows it.
 
+import { PERFORMATIVES } from '/siebog/js/acl.js';
+
 const API = '/siebog/api';
 const REFRESH_MS = 2000;
 const MAX_EVENTS = 200;
@@ -98,6 +100,93 @@ function followEvents() {
   source.onopen = () => $('events').replaceChildren();
 }
 
+async function send(method, path, body) {
+  const response = await fetch(`${API}/${path}`, {
+    method,
+    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new Error(json?.error ?? `${method} /api/${path} answered ${response.status}`);
+  return json;
+}
+
+const say = (text) => { $('status').textContent = text; };
+
+// ---- Agents: pages of GET /api/agents (limit, the Link header's cursor, filters); admins start, stop and send.
+
+const PAGE = 50;
+const agentsView = { filter: {}, page: null, next: null };
+
+async function showAgents(cursor) {
+  const query = new URLSearchParams({ limit: String(PAGE), ...agentsView.filter, ...(cursor ? { after: cursor } : {}) });
+  const response = await fetch(`${API}/agents?${query}`, { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`GET /api/agents answered ${response.status}`);
+  const agents = await response.json();
+  agentsView.page = cursor;
+  agentsView.next = new URL(response.headers.get('Link')?.match(/<([^>]+)>;\s*rel="next"/)?.[1] ?? 'x:', location.href).searchParams.get('after');
+  $('agents-next').disabled = !agentsView.next;
+  fill($('agents'), agents, (a) => a.aid, (row, a) => {
+    cell(row, a.aid);
+    cell(row, a.agentClass);
+    cell(row, a.location);
+    const actions = cell(row, '');
+    actions.dataset.admin = '';
+    const stop = document.createElement('button');
+    stop.type = 'button';
+    stop.textContent = 'Stop';
+    stop.setAttribute('aria-label', `Stop ${a.aid}`);
+    stop.addEventListener('click', () => act(`Stopped ${a.aid}.`, () => send('DELETE', `agents/${encodeURIComponent(a.aid)}`)));
+    actions.append(stop);
+  });
+}
+
+/** Runs an admin's action, says how it went, and shows the agents again. */
+async function act(done, action) {
+  try {
+    await action();
+    say(done);
+  } catch (e) {
+    say(`Refused: ${e.message}`);
+  }
+  await showAgents(agentsView.page).catch((e) => say(e.message));
+}
+
+/** A form's filled-in fields, by name. */
+const fields = (form) => Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v).trim()]).filter(([, v]) => v !== ''));
+
+async function setUpAgents(me) {
+  $('agent-filter').addEventListener('submit', (e) => {
+    e.preventDefault();
+    agentsView.filter = fields(e.target);
+    showAgents(null).catch((err) => say(err.message));
+  });
+  $('agents-first').addEventListener('click', () => showAgents(null).catch((err) => say(err.message)));
+  $('agents-next').addEventListener('click', () => showAgents(agentsView.next).catch((err) => say(err.message)));
+  await showAgents(null);
+  if (!me.roles.includes('siebog-admin')) return;
+
+  const classes = await get('agent-classes');
+  $('start-agent').agentClass.replaceChildren(...classes.map((c) => new Option(`${c.name} (${c.kind})`, c.name)));
+  $('start-agent').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const { args, ...start } = fields(e.target);
+    act(`Started ${start.name}.`, async () => {
+      const started = await send('POST', 'agents', { ...start, ...(args ? { args: JSON.parse(args) } : {}) });
+      e.target.reset();
+      return started;
+    });
+  });
+  $('send-message').performative.replaceChildren(...PERFORMATIVES.map((p) => new Option(p, p, p === 'INFORM', p === 'INFORM')));
+  $('send-message').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const message = fields(e.target);
+    message.receivers = message.receivers.split(',').map((r) => r.trim()).filter(Boolean);
+    act(`Sent ${message.performative} to ${message.receivers.join(', ')}.`, () => send('POST', 'messages', message));
+  });
+}
+
 async function refresh(me) {
   try {
     const [nodes, devices] = await Promise.all([get('nodes'), get('devices')]);
@@ -121,6 +210,7 @@ async function start() {
   document.body.dataset.roles = me.roles.join(' ');
   followEvents();
   await refresh(me);
+  await setUpAgents(me).catch((e) => say(`Could not list the agents: ${e.message}`));
   setInterval(() => refresh(me), REFRESH_MS);
 }
 
