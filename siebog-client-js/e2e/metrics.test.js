@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, BASE, agentStarter, api, ask, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent, uniqueName } from './support.js';
+import { ADMIN, BASE, agentStarter, basic, api, ask, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent, uniqueName } from './support.js';
 
 const PYTHON = process.env.SIEBOG_E2E_PYTHON ?? 'python3';
 const PARSER = join(dirname(fileURLToPath(import.meta.url)), 'prometheus-families.py');
-const basic = (user, password) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Every meter of docs/admin.md's table: its family, as the format names it (a counter without _total), and type. */
 const DOCUMENTED = {

@@ -33,7 +33,9 @@ export const ADMIN = { username: 'admin', password: adminPassword() };
 
 /** A siebog-viewer login, when launcher/browser-tests.sh made one (SIEBOG_E2E_VIEWER_PASSWORD); else null. */
 export const VIEWER = process.env.SIEBOG_E2E_VIEWER_PASSWORD ? { username: 'viewer', password: process.env.SIEBOG_E2E_VIEWER_PASSWORD } : null;
-const ADMIN_AUTHORIZATION = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
+/** An HTTP Basic Authorization header's value. */
+export const basic = (user, password) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const ADMIN_AUTHORIZATION = basic(ADMIN.username, ADMIN.password);
 
 function chromiumPath() {
   if (process.env.SIEBOG_E2E_CHROMIUM) return process.env.SIEBOG_E2E_CHROMIUM;
