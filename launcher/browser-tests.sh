@@ -13,7 +13,9 @@
 #      target/browser-nodes, with that Cassandra as its state store,
 #   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/; the metrics test
 #      parses Prometheus' format with prometheus_client, pip-installed into target/e2e-python),
-# and stops the node (by PID, through ./siebog stop) and the Cassandra (by PID, through
+#   7. then two such nodes (node2 at HTTP 9080) and the console's tests against a cluster
+#      (siebog-client-js/e2e-cluster/: both nodes, a device on node2, the sniffer across them),
+# and stops the nodes (by PID, through ./siebog stop) and the Cassandra (by PID, through
 # launcher/cassandra.sh stop) whatever happens. Screenshots of the host page land in
 # target/browser-tests/.
 #
@@ -24,6 +26,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLIENT="$ROOT/siebog-client-js"
 PORT_OFFSET=900                  # HTTP 8980; the other suites use 500-700, 1500+, 2000-2200, 3000
 URL="http://127.0.0.1:$((8080 + PORT_OFFSET))/siebog"
+URL2="http://127.0.0.1:$((8180 + PORT_OFFSET))/siebog"   # node2, for the cluster's tests
 NODES_DIR="$ROOT/target/browser-nodes"
 OUT="$ROOT/target/browser-tests"
 PYTHON_VENV="$ROOT/target/e2e-python"   # prometheus_client for e2e/metrics.test.js
@@ -86,6 +89,37 @@ cassandra_pid() {
         && cat "$SIEBOG_CASSANDRA_DIR/pid"
 }
 
+# Starts NODES nodes for the tests from the EAR just built, with the examples and the tests' client agents
+# (AGENTS_WAR), node1 at $URL, using the tests' Cassandra; adds a viewer account to node1.
+start_nodes() {
+    local nodes=$1 agents_war=$2
+    say "starting $nodes node(s) for the browser tests, node1 at $URL (with the examples and ${agents_war#"$ROOT"/})"
+    # Contact points given, so `run` starts no Cassandra of its own and uses this one.
+    SIEBOG_NODES_DIR="$NODES_DIR" \
+        SIEBOG_CASSANDRA_CONTACT_POINTS="127.0.0.1:$SIEBOG_CASSANDRA_PORT" SIEBOG_CASSANDRA_LOCAL_DC=datacenter1 \
+        SIEBOG_NODE_OPTS="-Dsiebog.device.placement-seed=42 -Dsiebog.device.heartbeat-ms=1000 -Dsiebog.device.trust-claimed-compute-units=true" \
+        "$ROOT/siebog" run --nodes "$nodes" --no-build --detach --port-offset "$PORT_OFFSET" --deploy "$agents_war" 2>"$NODES_DIR.log" \
+        || { tail -n 40 "$NODES_DIR.log" >&2; fail "the test nodes did not start (see $NODES_DIR.log)"; }
+
+    # A viewer account too, for what the console hides from viewers and the API refuses them (console.test.js).
+    local viewer_credentials="$ROOT/target/browser-tests-credentials" wildfly_home
+    wildfly_home=$(ls -d "$ROOT"/target/wildfly/wildfly-*/ | head -n 1)
+    "$ROOT/launcher/users.sh" "${wildfly_home%/}" "$NODES_DIR/node1/configuration" \
+        "$viewer_credentials" viewer:siebog-viewer >/dev/null || fail "could not add the viewer account"
+    export SIEBOG_E2E_VIEWER_PASSWORD
+    SIEBOG_E2E_VIEWER_PASSWORD=$(sed -n 's/^viewer=//p' "$viewer_credentials" | tail -n 1)
+}
+
+# The end-to-end tests in DIR (under siebog-client-js) in headless Chromium against the running nodes.
+run_tests() {
+    local dir=$1 rc=0
+    say "end-to-end tests in Chromium (siebog-client-js/$dir; screenshots in ${OUT#"$ROOT"/})"
+    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_URL2="$URL2" SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" \
+        SIEBOG_E2E_PYTHON="$PYTHON_VENV/bin/python" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+        node --test --test-concurrency=1 --test-reporter=spec "$dir") || rc=$?
+    ((rc == 0)) || fail "the end-to-end tests in $dir failed (node logs: $NODES_DIR/node*/console.log)"
+}
+
 main() {
     local started=$SECONDS
     ensure_node
@@ -135,28 +169,14 @@ main() {
     local agents_war="$ROOT/target/siebog-e2e-agents.war"
     rm -f "$agents_war"
     jar --create --file "$agents_war" -C "$CLIENT/e2e/agents-war" . || fail "could not pack $agents_war"
-    say "starting one node for the browser tests at $URL (with the examples and ${agents_war#"$ROOT"/})"
-    # Contact points given, so `run` starts no Cassandra of its own and uses this one.
-    SIEBOG_NODES_DIR="$NODES_DIR" \
-        SIEBOG_CASSANDRA_CONTACT_POINTS="127.0.0.1:$SIEBOG_CASSANDRA_PORT" SIEBOG_CASSANDRA_LOCAL_DC=datacenter1 \
-        SIEBOG_NODE_OPTS="-Dsiebog.device.placement-seed=42 -Dsiebog.device.heartbeat-ms=1000 -Dsiebog.device.trust-claimed-compute-units=true" \
-        "$ROOT/siebog" run --no-build --detach --port-offset "$PORT_OFFSET" --deploy "$agents_war" 2>"$NODES_DIR.log" \
-        || { tail -n 40 "$NODES_DIR.log" >&2; fail "the test node did not start (see $NODES_DIR.log)"; }
-
-    # A viewer account too, for what the console hides from viewers and the API refuses them (console.test.js).
-    local viewer_credentials="$ROOT/target/browser-tests-credentials" wildfly_home
-    wildfly_home=$(ls -d "$ROOT"/target/wildfly/wildfly-*/ | head -n 1)
-    "$ROOT/launcher/users.sh" "${wildfly_home%/}" "$NODES_DIR/node1/configuration" \
-        "$viewer_credentials" viewer:siebog-viewer >/dev/null || fail "could not add the viewer account"
-    export SIEBOG_E2E_VIEWER_PASSWORD
-    SIEBOG_E2E_VIEWER_PASSWORD=$(sed -n 's/^viewer=//p' "$viewer_credentials" | tail -n 1)
-
-    say "end-to-end tests in Chromium (siebog-client-js/e2e/; screenshots in ${OUT#"$ROOT"/})"
+    start_nodes 1 "$agents_war"
     rm -rf "$OUT"
-    local rc=0
-    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" SIEBOG_E2E_PYTHON="$PYTHON_VENV/bin/python" \
-        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 node --test --test-concurrency=1 --test-reporter=spec e2e/) || rc=$?
-    ((rc == 0)) || fail "the end-to-end tests failed (node log: $NODES_DIR/node1/console.log)"
+    run_tests e2e/
+    # The console against a cluster (e2e-cluster/): both nodes, a device on node2, the sniffer across them.
+    say "stopping the test node; starting two for the cluster's console tests"
+    SIEBOG_NODES_DIR="$NODES_DIR" "$ROOT/siebog" stop >/dev/null 2>&1 || true
+    start_nodes 2 "$agents_war"
+    run_tests e2e-cluster/
     say "browser tests passed in $((SECONDS - started)) s"
 }
 

@@ -1,6 +1,7 @@
 // The console (/siebog/console/) in real Chromium: behind the API's login, it shows the node with
 // its figures, a device as it joins (in the devices table and as a live event) and leaves; an admin
-// starts an agent, sends it a message and stops it from its forms; a viewer sees none of that and the
+// starts an agent, sends it a message, watches its messages in the sniffer and stops it from its forms;
+// a viewer sees none of that and the
 // API refuses it anyway. Its screenshot is checked and kept under target/browser-tests/, its
 // accessibility tree read.
 import { after, before, describe, test } from 'node:test';
@@ -95,6 +96,33 @@ describe('the console', () => {
     await message.getByRole('button', { name: 'Send' }).click();
     await eventually('the send said', async () => (await page.getByTestId('status').textContent()) === `Sent INFORM to ${aid}.`);
 
+    // Its messages in the sniffer: the one just sent, as a recent one, then a new one as it is admitted.
+    await page.getByRole('button', { name: `Show the messages of ${aid} in the sniffer` }).click();
+    const diagram = page.getByTestId('sniffer-diagram');
+    const recent = diagram.getByRole('button', { name: new RegExp(`^INFORM from outside to ${aid} at .* \\(recent\\)$`) });
+    await recent.waitFor();
+    await eventually('the sniffer watching', async () => /^Watching the messages of /.test(await page.getByTestId('status').textContent()));
+    await message.getByLabel('Performative').selectOption('QUERY_IF');
+    await message.getByLabel('Content').fill('seen live');
+    await message.getByRole('button', { name: 'Send' }).click();
+    const live = diagram.getByRole('button', { name: new RegExp(`^QUERY_IF from outside to ${aid} at [0-9:.]+$`) });
+    await live.waitFor();
+    await live.click();
+    const details = page.getByTestId('sniffer-details');
+    await details.waitFor();
+    const fields = Object.fromEntries(await details.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+    assert.equal(fields.content, 'seen live');
+    assert.equal(fields.conversationId, 'console-1');
+    assert.equal(fields.performative, 'QUERY_IF');
+    assert.match(fields.Receiver, new RegExp(`^${aid} on node1$`));
+    assert.match(fields.Admitted, / on node1$/);
+    // The keyboard picks an arrow too.
+    await recent.focus();
+    await page.keyboard.press('Enter');
+    await eventually('the recent message picked', async () => (await details.locator('dd').allTextContents()).includes('hello from the console'));
+    await page.getByRole('button', { name: 'Stop watching' }).click();
+    await page.screenshot({ path: outFile('console-sniffer.png'), fullPage: true });
+
     await page.getByRole('button', { name: `Stop ${aid}` }).click();
     await row.waitFor({ state: 'detached' });
     assert.equal((await api('GET', `/agents/${encodeURIComponent(aid)}`)).status, 404, 'stopped in the cluster, not only on the page');
@@ -113,6 +141,10 @@ describe('the console', () => {
       assert.equal(await seen.getByTestId('start-agent').isVisible(), false, 'no start form');
       assert.equal(await seen.getByTestId('send-message').isVisible(), false, 'no send form');
       assert.equal(await seen.getByRole('button', { name: /^Stop / }).count(), 0, 'no stop buttons');
+      assert.equal(await seen.getByTestId('sniffer-form').isVisible(), false, 'no sniffer');
+      assert.equal(await seen.getByRole('button', { name: /in the sniffer$/ }).count(), 0, 'no Messages buttons');
+      assert.equal(await seen.evaluate(async (agent) => (await fetch(`/siebog/api/sniffer?agent=${agent}`)).status, shown.body.aid), 403,
+        'and the API refuses a viewer the sniffer');
       const refused = await seen.evaluate(async () => (await fetch('/siebog/api/agents', {
         method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ agentClass: 'Pong', name: 'from-a-viewer' }),
       })).status);

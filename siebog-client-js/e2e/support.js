@@ -62,7 +62,7 @@ export async function launchBrowser() {
  * tell what the server saw.
  * @returns {Promise<{context, page, id: string, cu: number|null, frames: {dir: 'sent'|'received', frame: any}[], close(): Promise<void>}>}
  */
-export async function openDevice(browser, { cu = 100, label } = {}) {
+export async function openDevice(browser, { cu = 100, label, base = BASE } = {}) {
   // cu: null opens the page without ?cu=, so the node measures the device (its challenge, answered in a Worker).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -81,7 +81,7 @@ export async function openDevice(browser, { cu = 100, label } = {}) {
     ws.on('framereceived', keep('received'));
   });
   const query = new URLSearchParams({ ...(cu === null ? {} : { cu: String(cu) }), ...(label ? { label } : {}) });
-  await page.goto(`${BASE}/?${query}`);
+  await page.goto(`${base}/?${query}`);
   const id = await waitForDeviceId(page);
   return {
     context, page, id, cu, frames, problems,

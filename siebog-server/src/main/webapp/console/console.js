@@ -138,7 +138,12 @@ async function showAgents(cursor) {
     stop.textContent = 'Stop';
     stop.setAttribute('aria-label', `Stop ${a.aid}`);
     stop.addEventListener('click', () => act(`Stopped ${a.aid}.`, () => send('DELETE', `agents/${encodeURIComponent(a.aid)}`)));
-    actions.append(stop);
+    const watch = document.createElement('button');
+    watch.type = 'button';
+    watch.textContent = 'Messages';
+    watch.setAttribute('aria-label', `Show the messages of ${a.aid} in the sniffer`);
+    watch.addEventListener('click', () => sniff({ agents: [a.aid], conversations: [] }, true));
+    actions.append(stop, ' ', watch);
   });
 }
 
@@ -187,6 +192,149 @@ async function setUpAgents(me) {
   });
 }
 
+// ---- Sniffer: GET /api/sniffer streams copies of the chosen agents' and conversations' messages from every
+// node (their recent ones first); drawn as a sequence diagram, an arrow per message, its fields on a click.
+
+const SVG = 'http://www.w3.org/2000/svg';
+const MAX_MESSAGES = 200;
+const COLUMN = 170;
+const ROW = 30;
+const HEAD = 44;
+const OUTSIDE = 'outside'; // the lifeline of messages with no sender (posted through the API)
+const sniffer = { source: null, messages: [], seen: new Set(), lifelines: [], picked: null };
+
+function svg(name, attributes, text) {
+  const element = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attributes)) element.setAttribute(k, String(v));
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+const shortTime = (at) => new Date(at).toLocaleTimeString([], { hour12: false }) + `.${String(at % 1000).padStart(3, '0')}`;
+
+/** The lifeline of an agent (AID), or of whoever posted from outside the platform. */
+function lifeline(aid, location) {
+  let line = sniffer.lifelines.find((l) => l.aid === aid);
+  if (!line) sniffer.lifelines.push(line = { aid, location });
+  if (location) line.location = location;
+  return sniffer.lifelines.indexOf(line);
+}
+
+function drawSniffer() {
+  const diagram = $('sniffer-diagram');
+  const x = (i) => COLUMN / 2 + i * COLUMN;
+  const height = HEAD + sniffer.messages.length * ROW + 10;
+  diagram.setAttribute('height', String(height));
+  diagram.setAttribute('viewBox', `0 0 ${Math.max(1, sniffer.lifelines.length) * COLUMN} ${height}`);
+  diagram.setAttribute('width', String(Math.max(1, sniffer.lifelines.length) * COLUMN));
+  const parts = [];
+  sniffer.lifelines.forEach((l, i) => {
+    const head = svg('g', { class: 'head', 'data-aid': l.aid });
+    head.append(svg('rect', { x: x(i) - COLUMN / 2 + 6, y: 2, width: COLUMN - 12, height: HEAD - 10, rx: 4 }),
+      svg('text', { x: x(i), y: 17 }, l.aid.length > 24 ? `${l.aid.slice(0, 23)}…` : l.aid),
+      svg('text', { x: x(i), y: 30, class: 'muted' }, l.location ?? (l.aid === OUTSIDE ? 'no sender' : 'not running')));
+    parts.push(svg('line', { class: 'lifeline', x1: x(i), y1: HEAD - 8, x2: x(i), y2: height }), head);
+  });
+  sniffer.messages.forEach((m, row) => {
+    const y = HEAD + row * ROW + 18;
+    const from = x(m.from);
+    const to = x(m.to);
+    const g = svg('g', { class: `message${m.copy.recent ? ' recent' : ''}${sniffer.picked === m ? ' picked' : ''}`, tabindex: 0, role: 'button',
+      'data-performative': m.copy.message.performative,
+      'aria-label': `${m.copy.message.performative} from ${m.sender} to ${m.copy.receiver} at ${shortTime(m.copy.at)}${m.copy.recent ? ' (recent)' : ''}` });
+    if (m.from === m.to) {
+      g.append(svg('path', { d: `M ${from} ${y - 6} h 30 v 12 h -26`, 'marker-end': 'url(#arrow)' }));
+    } else {
+      g.append(svg('line', { x1: from, y1: y, x2: to + (to > from ? -4 : 4), y2: y, 'marker-end': 'url(#arrow)' }));
+    }
+    g.append(svg('text', { x: (from + to) / 2 + (m.from === m.to ? 40 : 0), y: y - 5 }, m.copy.message.performative));
+    const pick = () => { sniffer.picked = m; showMessage(m); drawSniffer(); };
+    g.addEventListener('click', pick);
+    g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+    parts.push(g);
+  });
+  const defs = svg('defs', {});
+  const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+  marker.append(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: 'currentColor' }));
+  defs.append(marker);
+  diagram.replaceChildren(defs, ...parts);
+}
+
+/** The FIPA fields of the picked message, and where it went. */
+function showMessage(m) {
+  const c = m.copy;
+  const rows = [['Admitted', `${new Date(c.at).toISOString()} on ${c.node}${c.recent ? ' (before watching began)' : ''}`],
+    ['Receiver', `${c.receiver}${c.receiverLocation ? ` on ${c.receiverLocation}` : ''}`],
+    ...Object.entries(c.message).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])];
+  if (c.missed) rows.push(['Missed before it', `${c.missed} copies over the sniffer's rate bound`]);
+  const list = $('sniffer-details').querySelector('dl');
+  list.replaceChildren(...rows.flatMap(([k, v]) => {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = v;
+    return [dt, dd];
+  }));
+  $('sniffer-details').hidden = false;
+}
+
+function sniffed(copy) {
+  // A copy can come twice around the start of a watch (recent on one side, live on the other).
+  const key = `${copy.node}|${copy.at}|${copy.receiver}|${JSON.stringify(copy.message)}`;
+  if (sniffer.seen.has(key)) return;
+  sniffer.seen.add(key);
+  const sender = copy.message.sender ?? OUTSIDE;
+  const m = { key, copy, sender, from: lifeline(sender, copy.senderLocation), to: lifeline(copy.receiver, copy.receiverLocation) };
+  sniffer.messages.push(m);
+  sniffer.messages.sort((a, b) => a.copy.at - b.copy.at); // nodes' copies arrive in any order
+  while (sniffer.messages.length > MAX_MESSAGES) sniffer.seen.delete(sniffer.messages.shift().key);
+  drawSniffer();
+}
+
+function stopSniffing() {
+  sniffer.source?.close();
+  sniffer.source = null;
+  $('sniffer-stop').disabled = true;
+}
+
+/** Watches `agents` and `conversations` (arrays), from a clean diagram. */
+function sniff({ agents, conversations }, fromAgents) {
+  stopSniffing();
+  Object.assign(sniffer, { messages: [], seen: new Set(), lifelines: [], picked: null });
+  $('sniffer-details').hidden = true;
+  drawSniffer();
+  const form = $('sniffer-form');
+  form.agents.value = agents.join(', ');
+  form.conversations.value = conversations.join(', ');
+  const query = new URLSearchParams([...agents.map((a) => ['agent', a]), ...conversations.map((c) => ['conversation', c])]);
+  const source = new EventSource(`${API}/sniffer?${query}`);
+  sniffer.source = source;
+  source.addEventListener('message', (e) => sniffed(JSON.parse(e.data)));
+  source.onopen = () => say(`Watching the messages of ${[...agents, ...conversations.map((c) => `conversation ${c}`)].join(', ')}.`);
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) {
+      say('The sniffer was refused or closed (an admin may watch up to 32 agents and 32 conversations at once).');
+      stopSniffing();
+    }
+  };
+  $('sniffer-stop').disabled = false;
+  if (fromAgents) $('sniffer-heading').scrollIntoView();
+}
+
+function setUpSniffer() {
+  const list = (text) => (text ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  $('sniffer-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const { agents, conversations } = fields(e.target);
+    if (!agents && !conversations) {
+      say('Name at least one agent or conversation to watch.');
+      return;
+    }
+    sniff({ agents: list(agents), conversations: list(conversations) });
+  });
+  $('sniffer-stop').addEventListener('click', () => { stopSniffing(); say('Stopped watching.'); });
+}
+
 async function refresh(me) {
   try {
     const [nodes, devices] = await Promise.all([get('nodes'), get('devices')]);
@@ -211,6 +359,7 @@ async function start() {
   followEvents();
   await refresh(me);
   await setUpAgents(me).catch((e) => say(`Could not list the agents: ${e.message}`));
+  if (me.roles.includes('siebog-admin')) setUpSniffer();
   setInterval(() => refresh(me), REFRESH_MS);
 }
 

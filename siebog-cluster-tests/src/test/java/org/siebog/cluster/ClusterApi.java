@@ -106,10 +106,15 @@ final class ClusterApi {
 
     /** What {@code GET /events} streams in its first {@code listen} (the node's recent events first), as the events' JSON data. */
     List<JsonObject> events(Duration listen) throws IOException, InterruptedException {
-        HttpResponse<Stream<String>> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/events"))
+        return stream("events", listen);
+    }
+
+    /** What the Server-Sent Events stream {@code path} sends in its first {@code listen}, as the events' JSON data. */
+    List<JsonObject> stream(String path, Duration listen) throws IOException, InterruptedException {
+        HttpResponse<Stream<String>> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/" + path))
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofLines());
         if (response.statusCode() != 200) {
-            throw new AssertionError("GET /events: " + response.statusCode());
+            throw new AssertionError("GET /" + path + ": " + response.statusCode());
         }
         List<JsonObject> events = new CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> {

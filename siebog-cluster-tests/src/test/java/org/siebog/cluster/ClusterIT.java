@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -152,6 +154,28 @@ class ClusterIT {
         assertEquals(202, cluster.api(2).tell("REQUEST", "ticker@siebog", "burst-b", "3000 ordered@siebog"));
         String report = awaitReport(cluster.api(2), "ordered@siebog", r -> r.startsWith("handled=6000 "));
         assertEquals("handled=6000 highest=6000 gaps=0 repeats=0 outOfOrder=0", report);
+    }
+
+    /** The sniffer on one node shows what the others admit: here messages from node1 to node3, watched on node2. */
+    @Test
+    @Order(5)
+    void aSnifferOnOneNodeSeesTheMessagesOfAgentsOnOthers() throws Exception {
+        CompletableFuture<List<JsonObject>> watched = CompletableFuture.supplyAsync(() -> {
+            try {
+                return cluster.api(2).stream("sniffer?agent=ordered@siebog", Duration.ofSeconds(8));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(3_000); // the watch reaches the other nodes as it opens; this leaves it time to
+        assertEquals(202, cluster.api(1).tell("REQUEST", "ticker@siebog", "sniffed", "5 ordered@siebog")); // a conversation of its own: 1 to 5
+        List<JsonObject> copies = watched.get(30, TimeUnit.SECONDS);
+        List<JsonObject> live = copies.stream().filter(c -> !c.getBoolean("recent")).toList();
+        assertEquals(5, live.stream().filter(c -> c.getString("node").equals("node3") && c.getString("receiver").equals("ordered@siebog")
+                && c.getJsonObject("message").getString("sender").equals("ticker@siebog")
+                && c.getString("senderLocation").equals("node1") && c.getString("receiverLocation").equals("node3")).count(),
+                () -> "five copies from node3 of ticker's messages; got " + live);
+        assertTrue(copies.stream().anyMatch(c -> c.getBoolean("recent")), "and, first, ordered's recent messages on node3");
     }
 
     @Test

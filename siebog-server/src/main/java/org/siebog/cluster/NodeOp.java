@@ -2,14 +2,18 @@ package org.siebog.cluster;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.NodeHealth;
 import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
+import org.siebog.message.SniffFilter;
+import org.siebog.message.SniffedMessage;
 import org.siebog.platform.NodeEvent;
 
 /**
@@ -60,7 +64,9 @@ public sealed interface NodeOp {
             case DeviceEvent.CODE -> DeviceEvent.readFields(in);
             case Health.CODE -> new Health();
             case Event.CODE -> Event.readFields(in);
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 7)");
+            case Watch.CODE -> Watch.readFields(in);
+            case Sniffed.CODE -> Sniffed.readFields(in);
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 9)");
         };
     }
 
@@ -232,6 +238,63 @@ public sealed interface NodeOp {
                 throw new IOException("unknown event type " + wire);
             }
             return new Event(new NodeEvent(type, in.string(), in.int64(), in.map()));
+        }
+    }
+
+    /**
+     * A sniffer's watch on the asking node ({@code watcher}): the receiving node copies the matching
+     * messages it admits back to it ({@link Sniffed}) for {@code leaseMillis}, unless told again; a lease
+     * of 0 ends the watch there.
+     */
+    record Watch(String id, String watcher, SniffFilter filter, long leaseMillis) implements NodeOp {
+        static final int CODE = 8;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.string(id).string(watcher).int64(leaseMillis).integer(filter.agents().size());
+            filter.agents().forEach(out::aid);
+            out.integer(filter.conversations().size());
+            filter.conversations().forEach(out::string);
+        }
+
+        static Watch readFields(Wire.Reader in) throws IOException {
+            String id = in.string();
+            String watcher = in.string();
+            long lease = in.int64();
+            Set<AID> agents = new HashSet<>();
+            for (int i = in.integer(); i > 0 && agents.size() <= SniffFilter.MAX_TERMS; i--) {
+                agents.add(in.aid());
+            }
+            Set<String> conversations = new HashSet<>();
+            for (int i = in.integer(); i > 0 && conversations.size() <= SniffFilter.MAX_TERMS; i--) {
+                conversations.add(in.string());
+            }
+            return new Watch(id, watcher, new SniffFilter(agents, conversations), lease); // more terms than allowed: refused here
+        }
+    }
+
+    /** A copy of a message for the receiving node's watch {@code watchId} (see {@link Watch}). */
+    record Sniffed(String watchId, SniffedMessage copy) implements NodeOp {
+        static final int CODE = 9;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.string(watchId).string(copy.node()).int64(copy.at()).aid(copy.receiver()).message(copy.message())
+                    .bool(copy.recent()).integer(copy.missed());
+        }
+
+        static Sniffed readFields(Wire.Reader in) throws IOException {
+            return new Sniffed(in.string(), new SniffedMessage(in.string(), in.int64(), in.aid(), in.message(), in.bool(), in.integer()));
         }
     }
 }

@@ -134,23 +134,31 @@ public class RemoteNodes {
         tell(node, new NodeOp.DeviceEvent(aid, device, op, seq, detail));
     }
 
-    /** A request whose answer nobody waits for: a failure is only logged (the device sweep repairs what it affects). */
-    private void tell(String node, NodeOp request) {
+    /**
+     * A request whose answer nobody waits for: a failure is only logged (the device sweep repairs what it
+     * affects; a sniffer misses a copy).
+     */
+    public void tell(String node, NodeOp request) {
         cluster.request(node, request.toBytes()).whenComplete((answer, failure) -> {
             if (failure != null) {
-                LOG.log(Level.FINE, "a device request to " + node + " failed", failure);
+                LOG.log(Level.FINE, request.getClass().getSimpleName() + " for " + node + " failed", failure);
             }
         });
     }
 
     /** Tells every other member what this node saw; nobody waits for the answers (a failure is only logged). */
     public void tellOthers(NodeEvent event) {
-        byte[] request = new NodeOp.Event(event).toBytes();
+        tellOthers(new NodeOp.Event(event));
+    }
+
+    /** Tells every other member {@code op}; nobody waits for the answers (a failure is only logged). */
+    public void tellOthers(NodeOp op) {
+        byte[] request = op.toBytes();
         for (String node : cluster.members()) {
             if (!node.equals(cluster.name())) {
                 cluster.request(node, request).whenComplete((answer, failure) -> {
                     if (failure != null) {
-                        LOG.log(Level.FINE, "an event for " + node + " was not delivered", failure);
+                        LOG.log(Level.FINE, op.getClass().getSimpleName() + " for " + node + " was not delivered", failure);
                     }
                 });
             }

@@ -23,6 +23,7 @@ import org.siebog.cluster.NodeAnswer;
 import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
+import org.siebog.delivery.Sniffer;
 import org.siebog.device.DeviceRelay;
 import org.siebog.platform.Failures;
 
@@ -51,6 +52,9 @@ public class NodeRequests implements RequestHandler {
 
     @Inject
     ClusterEvents events;
+
+    @Inject
+    Sniffer sniffer;
 
     @Resource
     ManagedExecutorService workers;
@@ -98,6 +102,11 @@ public class NodeRequests implements RequestHandler {
             response.send(NodeOp.Health.answer(health.health()), false);
         } else if (request instanceof NodeOp.Event told) {
             events.toldBy(told.event());
+            response.send(answer(() -> { }), false);
+        } else if (request instanceof NodeOp.Watch watch) {
+            response.send(answer(() -> sniffer.watchedFrom(watch.watcher(), watch.id(), watch.filter(), watch.leaseMillis())), false);
+        } else if (request instanceof NodeOp.Sniffed sniffed) {
+            sniffer.copyArrived(sniffed.watchId(), sniffed.copy());
             response.send(answer(() -> { }), false);
         }
     }

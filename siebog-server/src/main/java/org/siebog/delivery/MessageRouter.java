@@ -74,6 +74,9 @@ public class MessageRouter {
     @Inject
     MeterRegistry meters;
 
+    @Inject
+    Sniffer sniffer;
+
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
     private final DelayedPostBudget delayed = new DelayedPostBudget(PlatformConfig.SYSTEM.maxDelayedBytes());
@@ -307,6 +310,7 @@ public class MessageRouter {
     /** For a reserved slot: lets the message into the mailbox; completes once its admission may be acknowledged. */
     private CompletableFuture<Void> logAndEnqueue(Mailbox mailbox, MessageId id, ACLMessage message) {
         admitted.increment();
+        sniffer.admitted(mailbox.owner(), message);
         return mailbox.journal().admit(id, message, mailbox::enqueue).exceptionally(failure -> {
             // The agent may still handle it (it is in the mailbox), but it would not survive a crash of this node.
             throw new RemoteNodeException("the message to " + mailbox.owner() + " was admitted but could not be replicated: " + failure);

@@ -12,6 +12,9 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.api.ACLMessage;
@@ -20,7 +23,10 @@ import org.siebog.api.MailboxFullException;
 import org.siebog.api.NodeHealth;
 import org.siebog.api.Performative;
 import org.siebog.api.SiebogException;
+import org.siebog.api.MalformedMessageException;
 import org.siebog.message.MessageId;
+import org.siebog.message.SniffFilter;
+import org.siebog.message.SniffedMessage;
 import org.siebog.platform.NodeEvent;
 
 /** Every node operation reads back what it wrote, behind the protocol's version; unknown versions and codes are refused by name. */
@@ -49,7 +55,11 @@ class NodeOpTest {
                 new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null),
                 new NodeOp.Health(),
                 new NodeOp.Event(new NodeEvent(NodeEvent.Type.DEVICE_JOINED, "node2", 1_795_600_000_000L,
-                        Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))));
+                        Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))),
+                new NodeOp.Watch("node1/w-1", "node1", new SniffFilter(Set.of(A, B), Set.of("c-7")), 30_000),
+                new NodeOp.Watch("node1/w-1", "node1", new SniffFilter(Set.of(), Set.of("c-7")), 0),
+                new NodeOp.Sniffed("node1/w-1", new SniffedMessage("node2", 1_795_600_000_000L, B,
+                        ACLMessage.builder(Performative.REQUEST).sender(A).receiver(B).conversationId("c-7").content("ping").build(), true, 3)));
         for (NodeOp op : ops) {
             assertEquals(op, roundTrip(op));
         }
@@ -81,11 +91,11 @@ class NodeOpTest {
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 8, 200}) {
+        for (int code : new int[] {0, 10, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 7)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 9)", e.getMessage());
         }
     }
 
@@ -133,5 +143,18 @@ class NodeOpTest {
         answer[0] = 9;
         IOException e = assertThrows(IOException.class, () -> NodeAnswer.reader(answer));
         assertEquals("an answer in node protocol version 9 (this node speaks version 1)", e.getMessage());
+    }
+
+    @Test
+    void aWatchOfMoreAgentsThanASnifferMayWatchIsRefusedWhenRead() {
+        Set<AID> many = IntStream.rangeClosed(1, SniffFilter.MAX_TERMS + 1).mapToObj(i -> AID.parse("a" + i + "@siebog"))
+                .collect(Collectors.toSet());
+        Wire.Writer out = new Wire.Writer().octet(NodeOp.VERSION).octet(8).string("w").string("node1").int64(30_000)
+                .integer(many.size());
+        many.forEach(out::aid);
+        out.integer(0);
+        byte[] bytes = out.toBytes();
+        MalformedMessageException refused = assertThrows(MalformedMessageException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
+        assertTrue(refused.getMessage().contains("at most " + SniffFilter.MAX_TERMS), refused.getMessage());
     }
 }

@@ -93,6 +93,7 @@ class ApiAccessIT {
                 new Endpoint("GET /metrics", READERS, c -> c.api.get("metrics")),
                 new Endpoint("GET /events", READERS, c -> c.api.getStream("events")),
                 new Endpoint("GET /me", READERS, c -> c.api.get("me")),
+                new Endpoint("GET /sniffer", ADMINS, c -> c.api.getStream("sniffer?agent=" + c.witness)),
                 new Endpoint("GET /devices", READERS, c -> c.api.get("devices")),
                 new Endpoint("GET /siebog-examples/api/sender-receiver/runs/{id}", READERS,
                         c -> c.api.examples().get("sender-receiver/runs/none")),

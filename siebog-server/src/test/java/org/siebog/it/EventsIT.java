@@ -3,20 +3,9 @@ package org.siebog.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.StringReader;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -35,7 +24,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class EventsIT {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final int MAX_STREAMS = 64;
 
     @Deployment(testable = false)
@@ -45,68 +33,29 @@ class EventsIT {
 
     private final SiebogApi siebog = SiebogApi.testServer();
 
-    /** One open stream: its status, and its events (name and JSON data) as they arrive. */
+    /** The event stream as {@code user}; {@link #await} finds an event by type and a detail. */
     private final class Events implements AutoCloseable {
-
+        private final SseClient stream;
         final int status;
-        /** The body of a refusal; null for a stream. */
-        String refusal;
-        private final Stream<String> lines;
-        private final BlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
+        final String refusal;
 
         Events(String user) throws Exception {
-            HttpRequest.Builder request = HttpRequest.newBuilder(siebog.uri("events")).header("Accept", "text/event-stream");
-            if (user != null) {
-                request.header("Authorization", SiebogApi.authorization(user));
-            }
-            HttpResponse<Stream<String>> response = HTTP.send(request.build(), BodyHandlers.ofLines());
-            status = response.statusCode();
-            lines = response.body();
-            if (status != 200) {
-                refusal = lines.collect(Collectors.joining("\n")); // a refusal's body ends
-                return;
-            }
-            Thread reader = new Thread(this::read, "events-it-reader");
-            reader.setDaemon(true);
-            reader.start();
+            stream = new SseClient(siebog, "events", user);
+            status = stream.status;
+            refusal = stream.refusal;
         }
 
-        /** SSE: "event: NAME", "data: JSON", a blank line; comments start with ':'. */
-        private void read() {
-            String[] name = {null};
-            try {
-                lines.forEach(line -> {
-                    if (line.startsWith("event:")) {
-                        name[0] = line.substring(6).strip();
-                    } else if (line.startsWith("data:") && name[0] != null) {
-                        JsonObject data = Json.createReader(new StringReader(line.substring(5).strip())).readObject();
-                        assertEquals(name[0], data.getString("type"), line);
-                        received.add(data);
-                    } else if (line.isEmpty()) {
-                        name[0] = null;
-                    }
-                });
-            } catch (RuntimeException closed) {
-                // the test closed the stream
-            }
-        }
-
-        /** The next event of {@code type} whose details have {@code key} = {@code value}; fails after 15 s. */
+        /** The next event of {@code type} whose details have {@code key} = {@code value} (its SSE name is its type); fails after 15 s. */
         JsonObject await(String type, String key, String value) throws InterruptedException {
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            List<JsonObject> others = new ArrayList<>();
-            for (JsonObject e; (e = received.poll(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS)) != null; ) {
-                if (e.getString("type").equals(type) && value.equals(e.getJsonObject("details").getString(key, null))) {
-                    return e;
-                }
-                others.add(e);
-            }
-            throw new AssertionError("no " + type + " with " + key + "=" + value + " within 15 s; got " + others);
+            SseClient.Event event = stream.await(type + " with " + key + "=" + value, e -> e.data().getString("type").equals(type)
+                    && value.equals(e.data().getJsonObject("details").getString(key, null)));
+            assertEquals(type, event.name());
+            return event.data();
         }
 
         @Override
         public void close() {
-            lines.close();
+            stream.close();
         }
     }
 

@@ -26,11 +26,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Every REST endpoint the server ships says who may call it: a resource method without
  * {@code @RolesAllowed} (on itself or its class) would be open to any of Siebog's roles, so a new
- * endpoint must choose. Reads are for every role; nothing that changes state is for viewers.
+ * endpoint must choose. Reads are for every role, but for the few listed in {@link #ADMIN_READS};
+ * nothing that changes state is for viewers.
  */
 class RolesDeclaredTest {
 
     private static final Set<String> ALL = Set.of(Roles.VIEWER, Roles.USER, Roles.ADMIN);
+    /** Reads for admins only: the sniffer shows what agents say to each other (docs/security.md). */
+    private static final Set<String> ADMIN_READS = Set.of("SnifferResource.sniff");
 
     @Test
     void everyResourceMethodNamesItsRoles() throws IOException {
@@ -43,7 +46,9 @@ class RolesDeclaredTest {
             String name = endpoint.getDeclaringClass().getSimpleName() + "." + endpoint.getName();
             assertTrue(roles != null, name + " declares no @RolesAllowed");
             assertTrue(ALL.containsAll(Set.of(roles.value())), name + " names a role Siebog does not have: " + List.of(roles.value()));
-            if (endpoint.isAnnotationPresent(GET.class)) {
+            if (ADMIN_READS.contains(name)) {
+                assertEquals(Set.of(Roles.ADMIN), Set.of(roles.value()), name + ": admins only");
+            } else if (endpoint.isAnnotationPresent(GET.class)) {
                 assertEquals(ALL, Set.of(roles.value()), name + ": every role reads");
             } else {
                 assertFalse(Set.of(roles.value()).contains(Roles.VIEWER), name + " changes something, yet viewers may call it");
