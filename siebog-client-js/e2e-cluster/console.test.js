@@ -55,7 +55,9 @@ describe('the console of a two-node cluster', () => {
 
     const row = page.locator(`#devices tbody tr[data-key="${device.id}"]`);
     await row.waitFor();
-    assert.deepEqual((await row.locator('td').allTextContents()).slice(0, 3), [device.id, 'e2e cluster', 'node2']);
+    const cells = await row.locator('td').allTextContents();
+    assert.deepEqual(cells.slice(0, 3), [device.id, 'e2e cluster', 'node2']);
+    assert.match(cells[5], /^[0-9.]+$/, 'its messages per second, which node2 told node1 (NodeOp.DeviceRates)');
     await page.locator('#events li[data-type="device-joined"]', { hasText: device.id }).waitFor();
 
     const image = await screenshot(page, 'cluster-console.png');

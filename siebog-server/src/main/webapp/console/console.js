@@ -61,6 +61,7 @@ function showDevices(devices) {
     cell(row, d.node);
     cell(row, String(d.computeUnits), 'number');
     cell(row, String(d.agents), 'number');
+    cell(row, d.messagesPerSecond == null ? '—' : perSecond(d.messagesPerSecond), 'number');
   });
   $('no-devices').hidden = devices.length > 0;
 }

@@ -2,6 +2,7 @@ package org.siebog.cluster;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,8 @@ public sealed interface NodeOp {
             case Event.CODE -> Event.readFields(in);
             case Watch.CODE -> Watch.readFields(in);
             case Sniffed.CODE -> Sniffed.readFields(in);
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 9)");
+            case DeviceRates.CODE -> new DeviceRates();
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 10)");
         };
     }
 
@@ -295,6 +297,44 @@ public sealed interface NodeOp {
 
         static Sniffed readFields(Wire.Reader in) throws IOException {
             return new Sniffed(in.string(), new SniffedMessage(in.string(), in.int64(), in.aid(), in.message(), in.bool(), in.integer()));
+        }
+    }
+
+    /**
+     * The messages per second of each device joined to the receiving node ({@code GET /api/devices}),
+     * answered with a success and the rates, written by {@link #answer}.
+     */
+    record DeviceRates() implements NodeOp {
+        static final int CODE = 10;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+        }
+
+        /** The answer: a success, the number of devices, then each one's id and rate (its IEEE bits). */
+        public static byte[] answer(Map<String, Double> rates) {
+            Wire.Writer out = NodeAnswer.writer().outcome(null).integer(rates.size());
+            rates.forEach((device, rate) -> out.string(device).int64(Double.doubleToLongBits(rate)));
+            return out.toBytes();
+        }
+
+        /** Reads {@link #answer}; a refusal in its place is thrown. */
+        public static Map<String, Double> read(byte[] answer) throws IOException {
+            Wire.Reader in = NodeAnswer.reader(answer);
+            SiebogException refusal = in.outcome();
+            if (refusal != null) {
+                throw refusal;
+            }
+            Map<String, Double> rates = new HashMap<>();
+            for (int i = in.integer(); i > 0; i--) {
+                rates.put(in.string(), Double.longBitsToDouble(in.int64()));
+            }
+            return rates;
         }
     }
 }

@@ -165,6 +165,32 @@ public class RemoteNodes {
         }
     }
 
+    /** The messages per second of the devices joined to {@code node}, by id; fails when it does not answer or its answer is unreadable. */
+    public CompletableFuture<Map<String, Double>> deviceRates(String node) {
+        return cluster.request(node, new NodeOp.DeviceRates().toBytes()).thenApply(answer -> {
+            try {
+                return NodeOp.DeviceRates.read(answer);
+            } catch (IOException e) {
+                throw new RemoteNodeException(node, "its answer was unreadable: " + e);
+            }
+        });
+    }
+
+    /**
+     * What {@code answer} gave by {@code deadline} ({@link System#nanoTime()}), or null when it had not
+     * answered by then or failed: for figures a caller shows, who waits for the slowest node only so long.
+     */
+    public static <T> T answeredBy(CompletableFuture<T> answer, long deadline) {
+        try {
+            return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
+    }
+
     /** {@code node}'s figures, as it measures them; fails when it does not answer or its answer is unreadable. */
     public CompletableFuture<NodeHealth> health(String node) {
         return cluster.request(node, new NodeOp.Health().toBytes()).thenApply(answer -> {

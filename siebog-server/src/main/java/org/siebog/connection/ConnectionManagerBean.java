@@ -5,9 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 import jakarta.annotation.PostConstruct;
@@ -87,20 +85,8 @@ public class ConnectionManagerBean implements ConnectionManager {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEALTH_PATIENCE_MS);
         return members.stream()
                 .map(node -> new NodeInfo(node, cluster.httpAddress(node), agents.getOrDefault(node, 0L).intValue(),
-                        answered(asked.get(node), deadline)))
+                        RemoteNodes.answeredBy(asked.get(node), deadline)))
                 .toList();
-    }
-
-    /** A node's figures, or null when it did not answer by the deadline (or failed to). */
-    private static NodeHealth answered(CompletableFuture<NodeHealth> health, long deadline) {
-        try {
-            return health.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        }
     }
 
     /** Agents per node; a balanced stateless agent counts for the node it was started on. */

@@ -105,6 +105,8 @@ public class NodeRequests implements RequestHandler {
             response.send(answer(() -> { }), false);
         } else if (request instanceof NodeOp.Watch watch) {
             response.send(answer(() -> sniffer.watchedFrom(watch.watcher(), watch.id(), watch.filter(), watch.leaseMillis())), false);
+        } else if (request instanceof NodeOp.DeviceRates) {
+            response.send(NodeOp.DeviceRates.answer(devices.messageRates()), false);
         } else if (request instanceof NodeOp.Sniffed sniffed) {
             sniffer.copyArrived(sniffed.watchId(), sniffed.copy());
             response.send(answer(() -> { }), false);

@@ -36,6 +36,7 @@ final class DeviceConnection {
     private final Overflow overflow;
     private final FrameRateLimiter rate;
     private final long openedAt = System.currentTimeMillis();
+    private final MessageRate messages = new MessageRate();
     private volatile long lastSeen = openedAt;
     private volatile String deviceId;
     /** State requests of this device waiting for the store. */
@@ -188,6 +189,16 @@ final class DeviceConnection {
         } else {
             transmit(frame);
         }
+    }
+
+    /** One more message the device sent, or acknowledged as delivered to it. */
+    void countMessage() {
+        messages.count(System.currentTimeMillis());
+    }
+
+    /** The device's messages per second (sent and acknowledged) over the last whole window of {@link MessageRate}. */
+    double messagesPerSecond() {
+        return messages.perSecond(System.currentTimeMillis());
     }
 
     /** Whether the node gave up on this device (it read too slowly, or broke a limit): its frames are no longer read. */

@@ -73,11 +73,12 @@ class DevicePlacement {
         registry.update(device, d -> d.withComputeUnits(computeUnits));
     }
 
-    List<DeviceView> devices() {
+    /** The joined devices, with the messages per second their nodes reported ({@code rates}: device id → rate). */
+    List<DeviceView> devices(Map<String, Double> rates) {
         Map<String, Long> agents = agentsPerDevice();
         return registry.all().stream()
                 .sorted(Comparator.comparing(Device::id))
-                .map(d -> new DeviceView(d.id(), d.computeUnits(), agents.getOrDefault(d.id(), 0L), d.node(), d.label()))
+                .map(d -> new DeviceView(d.id(), d.computeUnits(), agents.getOrDefault(d.id(), 0L), d.node(), d.label(), rates.get(d.id())))
                 .toList();
     }
 

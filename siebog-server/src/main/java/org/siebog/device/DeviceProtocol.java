@@ -130,8 +130,10 @@ public class DeviceProtocol {
             // The frame's own fields first (a BadFrame, 400, naming the field), then what it asks for.
             FromDevice frame = DeviceFrames.fromDevice(parsed);
             if (frame instanceof Ack ack) {
+                c.countMessage();
                 proxies.fromDevice(c, Ack.OP, ack.aid(), ack.seq(), null);
             } else if (frame instanceof Send send) {
+                c.countMessage();
                 send(c, send);
             } else if (frame instanceof SaveState save) {
                 saveState(c, save);

@@ -3,6 +3,7 @@ package org.siebog.device;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,13 @@ class DeviceSockets implements DeviceConnection.Overflow {
         long period = Math.min(1_000, HEARTBEAT_MS);
         executor.timer().scheduleWithFixedDelay(this::closeSilentSafely, period, period, TimeUnit.MILLISECONDS);
         cluster.onViewChange(this::forgetDevicesOfDeparted);
+    }
+
+    /** The messages per second of each device joined to this node, by id. */
+    Map<String, Double> messageRates() {
+        Map<String, Double> rates = new HashMap<>();
+        joined.forEach((id, connection) -> rates.put(id, connection.messagesPerSecond()));
+        return rates;
     }
 
     void opened(DeviceConnection connection) {

@@ -1,6 +1,7 @@
 package org.siebog.device;
 
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -33,6 +34,9 @@ public class WebClientManagerBean implements WebClientManager, DeviceRelay {
     @Inject
     DeviceRouting routing;
 
+    @Inject
+    DeviceSockets sockets;
+
     @Override
     public DeviceChoice place(String agentClass, String requested) {
         Device chosen = placement.place(agentClass, requested);
@@ -61,7 +65,12 @@ public class WebClientManagerBean implements WebClientManager, DeviceRelay {
 
     @Override
     public List<DeviceView> devices() {
-        return placement.devices();
+        return placement.devices(routing.messageRates());
+    }
+
+    @Override
+    public Map<String, Double> messageRates() {
+        return sockets.messageRates();
     }
 
     @Override

@@ -54,6 +54,7 @@ class NodeOpTest {
                 new NodeOp.PushToDevice("device-7", "{\"op\":\"deliver\"}"),
                 new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null),
                 new NodeOp.Health(),
+                new NodeOp.DeviceRates(),
                 new NodeOp.Event(new NodeEvent(NodeEvent.Type.DEVICE_JOINED, "node2", 1_795_600_000_000L,
                         Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))),
                 new NodeOp.Watch("node1/w-1", "node1", new SniffFilter(Set.of(A, B), Set.of("c-7")), 30_000),
@@ -91,11 +92,11 @@ class NodeOpTest {
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 10, 200}) {
+        for (int code : new int[] {0, 11, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 9)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 10)", e.getMessage());
         }
     }
 
@@ -156,5 +157,12 @@ class NodeOpTest {
         byte[] bytes = out.toBytes();
         MalformedMessageException refused = assertThrows(MalformedMessageException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
         assertTrue(refused.getMessage().contains("at most " + SniffFilter.MAX_TERMS), refused.getMessage());
+    }
+
+    @Test
+    void devicesRatesComeBackAsTheyWent() throws IOException {
+        Map<String, Double> rates = Map.of("d-00000001", 0.0, "d-1a2b3c4d", 12.4);
+        assertEquals(rates, NodeOp.DeviceRates.read(NodeOp.DeviceRates.answer(rates)));
+        assertEquals(Map.of(), NodeOp.DeviceRates.read(NodeOp.DeviceRates.answer(Map.of())));
     }
 }

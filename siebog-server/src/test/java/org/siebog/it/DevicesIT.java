@@ -103,6 +103,9 @@ class DevicesIT {
             assertEquals(7, device.next("sent").getInt("ref"));
             siebog.awaitRecords(recorder.substring(0, recorder.indexOf('@')), "the device's message",
                     r -> r.contents().contains("hi from the browser"));
+            // Its ack and its send are its messages: a rate once their window is over (windows of 5 s).
+            SiebogApi.await("the device's messages per second", () -> deviceListed(device.id()).getJsonNumber("messagesPerSecond")
+                    .doubleValue() > 0);
 
             // The device stops its own agent: the server confirms, and pushes stop (in either order).
             device.send(Json.createObjectBuilder().add("op", "stopAgent").add("aid", client).add("ref", 8).build());
