@@ -2,8 +2,8 @@
 # The cluster secret (docs/security.md, "Between nodes"): what every node of one cluster must share to
 # join it and to read its traffic. One line of 32 random letters and digits, made once (mode 600) and
 # reused; it lives under target/ and is never committed. From it come the AUTH token (JGroups checks
-# its digest on every join and merge) and, by ClusterKeystore, the AES key SYM_ENCRYPT encrypts all
-# cluster traffic with: nodes that have the secret make the same key by themselves. A node gets the
+# its digest on every join and merge) and, by ClusterKeystore, the key pair and certificate of the TLS
+# that all cluster traffic travels in: nodes that have the secret make the same ones by themselves. A node gets the
 # secret in its environment (SIEBOG_CLUSTER_SECRET), never on a command line that ps would show, and
 # the keystore's path as -Dsiebog.cluster.keystore.
 #

@@ -20,7 +20,7 @@
 #   SIEBOG_CLUSTER_SECRET_FILE, SIEBOG_CLUSTER_SECRET
 #                           the cluster secret (docs/security.md, "Between nodes"): a file or the value,
 #                           the same on every node of the cluster, at least 16 characters. Required: the
-#                           image has none. The AES key that encrypts cluster traffic is derived from it.
+#                           image has none. The TLS key and certificate of cluster traffic are derived from it.
 set -euo pipefail
 
 say() { echo "siebog-node: $*" >&2; }
@@ -88,7 +88,7 @@ fi
 unset admin_password SIEBOG_ADMIN_PASSWORD
 
 # The cluster secret: WildFly reads it from the environment (cluster-profile.cli), so it is on no
-# command line; the keystore with the AES key derived from it is made here, in the container only.
+# command line; the keystore with the TLS key and certificate derived from it is made here, in the container only.
 if [[ -n ${SIEBOG_CLUSTER_SECRET_FILE:-} ]]; then
     [[ -r $SIEBOG_CLUSTER_SECRET_FILE ]] || die "SIEBOG_CLUSTER_SECRET_FILE names $SIEBOG_CLUSTER_SECRET_FILE, which cannot be read"
     SIEBOG_CLUSTER_SECRET=$(head -n 1 "$SIEBOG_CLUSTER_SECRET_FILE")

@@ -29,10 +29,9 @@ CLI
 # Elytron opens the cluster's keystore even in the embedded (admin-only) server: a throwaway one here,
 # never written into the configuration (which names only the expressions); each node brings its own.
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/throwaway-secret"
-keytool -genseckey -alias siebog-cluster -keyalg AES -keysize 128 -storetype PKCS12 -keystore "$work/throwaway.p12" \
-    -storepass:file "$work/throwaway-secret" -keypass:file "$work/throwaway-secret" >"$work/keytool.log" 2>&1 || {
-    cat "$work/keytool.log" >&2
-    echo "make-node-config: keytool could not make a keystore" >&2
+SIEBOG_CLUSTER_SECRET=$(cat "$work/throwaway-secret") java "$here/ClusterKeystore.java" "$work/throwaway.p12" >"$work/keystore.log" 2>&1 || {
+    cat "$work/keystore.log" >&2
+    echo "make-node-config: could not make a throwaway keystore" >&2
     exit 1
 }
 SIEBOG_CLUSTER_SECRET=$(cat "$work/throwaway-secret") \

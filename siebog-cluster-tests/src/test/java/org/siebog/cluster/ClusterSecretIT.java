@@ -2,10 +2,18 @@ package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.security.cert.X509Certificate;
 import java.util.List;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 
 import jakarta.json.JsonObject;
 
@@ -16,8 +24,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Cluster traffic needs the cluster secret (docs/security.md, "Between nodes"): a node started with
  * another secret and keystore, told where the cluster's nodes listen, stays out of their view. Its
- * join request is encrypted with a key they do not have, so they drop it undecrypted (and log that);
- * it ends up alone in a cluster of its own and cannot read what they send it either.
+ * certificate is not the cluster's, so its TLS handshakes with them fail (and they log that) before any
+ * of its bytes reach JGroups; it ends up alone in a cluster of its own. Neither can a client that
+ * presents no certificate at all: the nodes speak TLS 1.3 and want the cluster's certificate both ways.
  *
  * <p>Real nodes started by the launcher, without Cassandra (state does not matter here). Ports: port
  * offset {@code siebog.it.clusterSecretPortOffset} (default 2000) for the two good nodes, and 200 more
@@ -72,7 +81,7 @@ class ClusterSecretIT {
             refusedThere = refusals(cluster.log(1)) || refusals(cluster.log(2));
             Thread.sleep(2_000);
         }
-        assertTrue(refusedThere, "the cluster's coordinator logs that it could not decrypt the intruder's messages");
+        assertTrue(refusedThere, "a node of the cluster logs that it refused the intruder's connection");
         for (int n = 1; n <= 2; n++) {
             assertEquals(good, addresses(cluster.api(n)), "node" + n + "'s view at the end");
         }
@@ -83,15 +92,41 @@ class ClusterSecretIT {
     }
 
     @Test
-    void theClusterEncryptsInCbcModeWithAnIvPerMessage() throws Exception {
-        // JGroups' default, "AES", is ECB: equal plaintext blocks would show as equal ciphertext blocks.
+    void theNodesSpeakOnlyTls13AndOnlyToAPeerWithTheClustersCertificate() throws Exception {
         String config = Files.readString(cluster.configuration(1));
-        String encrypt = config.substring(config.indexOf("<encrypt-protocol type=\"SYM_ENCRYPT\""));
-        encrypt = encrypt.substring(0, encrypt.indexOf("</encrypt-protocol>"));
-        assertTrue(encrypt.contains("<property name=\"sym_algorithm\">AES/CBC/PKCS5Padding</property>"), encrypt);
-        assertTrue(encrypt.contains("<property name=\"sym_iv_length\">16</property>"), encrypt);
+        assertTrue(config.contains("<ssl-context client=\"siebog-cluster-client\" server=\"siebog-cluster-server\"/>"), "JGroups' TCP transport uses TLS");
+        String server = config.lines().filter(line -> line.contains("<server-ssl-context name=\"siebog-cluster-server\"")).findFirst().orElseThrow();
+        assertTrue(server.contains("protocols=\"TLSv1.3\""), "TLS 1.3 only: " + server);
+        assertTrue(server.contains("need-client-auth=\"true\""), "and wants the peer's certificate: " + server);
+        assertFalse(config.contains("SYM_ENCRYPT"), "no second layer of encryption under it");
+
+        // A client that trusts whatever the node presents, but has no certificate of its own to show: refused.
+        String jgroups = cluster.jgroupsAddress(1);
+        int port = Integer.parseInt(jgroups.substring(jgroups.indexOf('[') + 1, jgroups.indexOf(']')));
+        SSLContext anyServer = SSLContext.getInstance("TLSv1.3");
+        anyServer.init(null, new TrustManager[] {new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, null);
+        try (SSLSocket socket = (SSLSocket) anyServer.getSocketFactory().createSocket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.startHandshake(); // TLS 1.3: the server's refusal of the missing certificate comes with the first read
+            socket.getOutputStream().write(new byte[] {0, 0, 0, 1, 2});
+            socket.getOutputStream().flush();
+            assertThrows(SSLException.class, () -> socket.getInputStream().read(), "the node refuses a peer without the certificate");
+        }
         assertEquals(List.of("127.0.0.1:" + (8080 + OFFSET), "127.0.0.1:" + (8180 + OFFSET)), addresses(cluster.api(1)),
-                "and the nodes, under that cipher, form one cluster");
+                "and the nodes, with it, form one cluster");
     }
 
     private static List<String> addresses(ClusterApi api) throws Exception {
@@ -100,9 +135,9 @@ class ClusterSecretIT {
         return nodes.array().stream().map(v -> ((JsonObject) v).getString("address")).sorted().toList();
     }
 
-    /** JGroups' SYM_ENCRYPT: a message under another key, from a node outside this one's view, is dropped. */
+    /** JGroups' TCP transport: a connection whose TLS handshake failed (a peer without the cluster's certificate) is refused. */
     private static boolean refusals(java.nio.file.Path log) throws Exception {
         return Files.exists(log) && Files.readString(log).lines()
-                .anyMatch(line -> line.contains("SYM_ENCRYPT") && line.contains("rejected decryption"));
+                .anyMatch(line -> line.contains("failed accepting connection from peer") && line.contains("SSL"));
     }
 }
