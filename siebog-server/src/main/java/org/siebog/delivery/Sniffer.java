@@ -64,9 +64,12 @@ public class Sniffer {
     /** The second a copy is counted in, against its tap's rate bound (tests set their own clock). */
     LongSupplier clockSeconds = () -> System.nanoTime() / 1_000_000_000L;
     private volatile Tap[] taps = NONE; // copy on write, under this
-    /** The last admissions, oldest overwritten first. Written without a lock: two lanes may race for a slot and one copy is lost, which a diagnostic ring can afford. */
+    /**
+     * The last admissions, oldest overwritten first. Written without a lock: two lanes may race for a slot
+     * and one copy is lost, which a diagnostic ring can afford.
+     */
     private final SniffedMessage[] recent = new SniffedMessage[RECENT];
-    private int next;
+    int next; // counts admissions, wrapping past Integer.MAX_VALUE (a test starts it there)
 
     /** A message admitted into the mailbox of {@code receiver} on this node. */
     void admitted(AID receiver, ACLMessage message) {
@@ -208,9 +211,9 @@ public class Sniffer {
 
     private List<SniffedMessage> recentMatching(SniffFilter filter) {
         List<SniffedMessage> matching = new ArrayList<>();
-        int last = next;
-        for (int i = last - RECENT; i < last; i++) { // oldest first
-            SniffedMessage copy = recent[i & (RECENT - 1)];
+        int oldest = next; // the slot written next holds the oldest admission (the counter may wrap: only its low bits count)
+        for (int k = 0; k < RECENT; k++) {
+            SniffedMessage copy = recent[(oldest + k) & (RECENT - 1)];
             if (copy != null && filter.matches(copy.receiver(), copy.message())) {
                 matching.add(copy.asRecent());
             }

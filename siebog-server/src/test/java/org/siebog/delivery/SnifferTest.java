@@ -117,6 +117,17 @@ class SnifferTest {
     }
 
     @Test
+    void theRingKeepsItsOrderWhenTheCountWraps() {
+        Sniffer sniffer = sniffer();
+        sniffer.next = Integer.MAX_VALUE - 4;
+        for (int i = 0; i < 10; i++) {
+            sniffer.admitted(PONG, message(PING, PONG, Integer.toString(i)));
+        }
+        sniffer.watch(new SniffFilter(Set.of(PONG), Set.of()), got::add).close();
+        assertEquals(List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), got.stream().map(c -> c.message().content()).toList());
+    }
+
+    @Test
     void anotherNodesWatchSendsItsCopiesBackUntilItsLeaseEnds() {
         Sniffer sniffer = sniffer();
         sniffer.admitted(PONG, message(PING, PONG, "before"));
