@@ -74,7 +74,12 @@ public class SnifferResource {
         }
 
         synchronized void start(SniffFilter filter) {
-            watch = sniffer.watch(filter, this);
+            try {
+                watch = sniffer.watch(filter, this);
+            } catch (RuntimeException refused) { // the node holds as many taps as it may (503)
+                abandon();
+                throw refused;
+            }
             if (isClosed()) { // closed while the recent copies were sent, before there was a watch to close
                 watch.close();
                 return;

@@ -73,6 +73,16 @@ abstract class SseStream {
         return closed.get();
     }
 
+    /**
+     * Gives the stream's place back without touching its sink, for a stream refused before it began (its
+     * request then answers with the refusal's status, which a closed sink could no longer carry).
+     */
+    final void abandon() {
+        if (!closed.getAndSet(true)) {
+            limit.give();
+        }
+    }
+
     /** What feeds the stream lets go of it. */
     abstract void closed();
 
