@@ -7,21 +7,10 @@
 // a cluster of its own (SIEBOG_E2E_URL is node1, SIEBOG_E2E_URL2 node2).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { ADMIN, BASE, VIEWER, api, eventually, launchBrowser, noDevicesLeft, openDevice, outFile, uniqueName } from '../e2e/support.js';
-import { coloursIn, decodePng } from '../e2e/png.js';
+import { ADMIN, BASE, VIEWER, api, eventually, launchBrowser, noDevicesLeft, openDevice, uniqueName, wholePageScreenshot } from '../e2e/support.js';
+import { coloursIn } from '../e2e/png.js';
 
 const NODE2 = (process.env.SIEBOG_E2E_URL2 ?? 'http://127.0.0.1:9080/siebog').replace(/\/$/, '');
-
-/** Saves a full-page screenshot, decodes it and checks it holds the whole page; returns the image. */
-async function screenshot(page, name) {
-  const file = outFile(name);
-  await page.screenshot({ path: file, fullPage: true });
-  const image = decodePng(readFileSync(file));
-  const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
-  assert.deepEqual([image.width, image.height], [size.width, size.height], `${name} holds the whole page`);
-  return image;
-}
 
 describe('the console of a two-node cluster', () => {
   let browser;
@@ -49,7 +38,7 @@ describe('the console of a two-node cluster', () => {
     await eventually('the status line', async () => /Signed in as admin \(siebog-admin\)\. 2 nodes/.test(await page.getByTestId('status').textContent()));
 
     device = await openDevice(browser, { label: 'e2e cluster', base: NODE2 });
-    const hostPage = await screenshot(device.page, 'cluster-host-page.png');
+    const hostPage = await wholePageScreenshot(device.page, 'cluster-host-page.png');
     const id = coloursIn(hostPage, await device.page.getByTestId('device-id').boundingBox());
     assert.ok([...id].some((rgb) => rgb.split(',').every((v) => Number(v) < 90)), 'the host page shows its device id in dark text');
 
@@ -60,7 +49,7 @@ describe('the console of a two-node cluster', () => {
     assert.match(cells[5], /^[0-9.]+$/, 'its messages per second, which node2 told node1 (NodeOp.DeviceRates)');
     await page.locator('#events li[data-type="device-joined"]', { hasText: device.id }).waitFor();
 
-    const image = await screenshot(page, 'cluster-console.png');
+    const image = await wholePageScreenshot(page, 'cluster-console.png');
     for (const node of ['node1', 'node2']) {
       const up = coloursIn(image, await page.locator(`#nodes tbody tr[data-key="${node}"] td.up`).boundingBox());
       assert.ok(up.has('29,107,47'), `${node}'s "up" is drawn in host.css --good`);
@@ -99,7 +88,7 @@ describe('the console of a two-node cluster', () => {
     assert.equal(fields.conversationId, 'cluster-1');
     assert.match(fields.Admitted, / on node2$/, 'admitted on node2, seen from node1');
     assert.equal(fields.Receiver, `${aid} on node2`);
-    await screenshot(page, 'cluster-console-sniffer.png');
+    await wholePageScreenshot(page, 'cluster-console-sniffer.png');
     await page.getByRole('button', { name: 'Stop watching' }).click();
 
     await page.getByRole('button', { name: `Stop ${aid}` }).click();

@@ -6,9 +6,8 @@
 // accessibility tree read.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { ADMIN, BASE, VIEWER, api, eventually, launchBrowser, noDevicesLeft, openDevice, outFile, uniqueName } from './support.js';
-import { coloursIn, decodePng } from './png.js';
+import { ADMIN, BASE, VIEWER, api, eventually, launchBrowser, noDevicesLeft, openDevice, uniqueName, wholePageScreenshot } from './support.js';
+import { coloursIn } from './png.js';
 
 describe('the console', () => {
   let browser;
@@ -58,11 +57,7 @@ describe('the console', () => {
       await joined.waitFor({ timeout: 10_000 });
       assert.match(await joined.textContent(), new RegExp(`Device ${device.id} \\(e2e console\\) joined node1 with 100(\\.0)? compute units\\.`));
 
-      const file = outFile('console.png');
-      await page.screenshot({ path: file, fullPage: true });
-      const image = decodePng(readFileSync(file));
-      const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
-      assert.deepEqual([image.width, image.height], [size.width, size.height], 'the screenshot holds the whole page');
+      const image = await wholePageScreenshot(page, 'console.png'); // and it holds the whole page
       // Where the DOM says the device's row and the node's status are, the screenshot shows them painted.
       const deviceCell = coloursIn(image, await page.locator(`#devices tbody tr[data-key="${device.id}"] td`).first().boundingBox());
       assert.ok([...deviceCell].some((rgb) => rgb.split(',').every((v) => Number(v) < 90)), 'the device id is drawn in dark text');
@@ -121,7 +116,7 @@ describe('the console', () => {
     await page.keyboard.press('Enter');
     await eventually('the recent message picked', async () => (await details.locator('dd').allTextContents()).includes('hello from the console'));
     await page.getByRole('button', { name: 'Stop watching' }).click();
-    await page.screenshot({ path: outFile('console-sniffer.png'), fullPage: true });
+    await wholePageScreenshot(page, 'console-sniffer.png');
 
     await page.getByRole('button', { name: `Stop ${aid}` }).click();
     await row.waitFor({ state: 'detached' });

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { decodePng } from './png.js';
 
 export const BASE = (process.env.SIEBOG_E2E_URL ?? 'http://127.0.0.1:8980/siebog').replace(/\/$/, '');
 export const OUT = resolve(process.env.SIEBOG_E2E_OUT
@@ -183,6 +184,21 @@ export function noDevicesLeft() {
 export function outFile(name) {
   mkdirSync(OUT, { recursive: true });
   return join(OUT, name);
+}
+
+/**
+ * Saves a full-page screenshot of `page` as `name` under OUT, decodes it and checks that it holds the
+ * whole page (as wide and as high as the document); returns the decoded image.
+ */
+export async function wholePageScreenshot(page, name) {
+  const file = outFile(name);
+  await page.screenshot({ path: file, fullPage: true });
+  const image = decodePng(readFileSync(file));
+  const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+  if (image.width !== size.width || image.height !== size.height) {
+    throw new Error(`${name} is ${image.width}x${image.height}, the page ${size.width}x${size.height}: the screenshot does not hold the whole page`);
+  }
+  return image;
 }
 
 /** A unique agent name per run, so a rerun against the same node never collides. */

@@ -24,6 +24,24 @@ public final class NodeAnswer {
         return writer().outcome(refusal).toBytes();
     }
 
+    /** A writer with the version and a success written: add the answer's values. */
+    public static Wire.Writer successWriter() {
+        return writer().outcome(null);
+    }
+
+    /**
+     * Reads an answer of one outcome that carries values after a success ({@link #successWriter()}):
+     * throws the refusal in its place, else returns the reader at the values.
+     */
+    public static Wire.Reader afterSuccess(byte[] answer) throws IOException {
+        Wire.Reader in = reader(answer);
+        SiebogException refusal = in.outcome();
+        if (refusal != null) {
+            throw refusal;
+        }
+        return in;
+    }
+
     /** Reads an answer's outcomes, after its version, which must be this node's. */
     public static Wire.Reader reader(byte[] answer) throws IOException {
         Wire.Reader in = new Wire.Reader(answer, 0, answer.length);

@@ -11,7 +11,6 @@ import java.util.Set;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.NodeHealth;
-import org.siebog.api.SiebogException;
 import org.siebog.message.MessageId;
 import org.siebog.message.SniffFilter;
 import org.siebog.message.SniffedMessage;
@@ -201,7 +200,7 @@ public sealed interface NodeOp {
 
         /** The answer: a success, then the figures (a rate or a load as its IEEE bits). */
         public static byte[] answer(NodeHealth h) {
-            return NodeAnswer.writer().outcome(null).int64(h.heapUsedBytes()).int64(h.heapMaxBytes())
+            return NodeAnswer.successWriter().int64(h.heapUsedBytes()).int64(h.heapMaxBytes())
                     .int64(Double.doubleToLongBits(h.cpuLoad())).integer(h.devices())
                     .int64(Double.doubleToLongBits(h.admittedPerSecond())).int64(Double.doubleToLongBits(h.deliveredPerSecond()))
                     .int64(h.mailboxBacklog()).int64(h.replicationLagBytes()).int64(h.uptimeMillis()).toBytes();
@@ -209,11 +208,7 @@ public sealed interface NodeOp {
 
         /** Reads {@link #answer}; a refusal in its place is thrown. */
         public static NodeHealth read(byte[] answer) throws IOException {
-            Wire.Reader in = NodeAnswer.reader(answer);
-            SiebogException refusal = in.outcome();
-            if (refusal != null) {
-                throw refusal;
-            }
+            Wire.Reader in = NodeAnswer.afterSuccess(answer);
             return new NodeHealth(in.int64(), in.int64(), Double.longBitsToDouble(in.int64()), in.integer(),
                     Double.longBitsToDouble(in.int64()), Double.longBitsToDouble(in.int64()), in.int64(), in.int64(), in.int64());
         }
@@ -318,18 +313,14 @@ public sealed interface NodeOp {
 
         /** The answer: a success, the number of devices, then each one's id and rate (its IEEE bits). */
         public static byte[] answer(Map<String, Double> rates) {
-            Wire.Writer out = NodeAnswer.writer().outcome(null).integer(rates.size());
+            Wire.Writer out = NodeAnswer.successWriter().integer(rates.size());
             rates.forEach((device, rate) -> out.string(device).int64(Double.doubleToLongBits(rate)));
             return out.toBytes();
         }
 
         /** Reads {@link #answer}; a refusal in its place is thrown. */
         public static Map<String, Double> read(byte[] answer) throws IOException {
-            Wire.Reader in = NodeAnswer.reader(answer);
-            SiebogException refusal = in.outcome();
-            if (refusal != null) {
-                throw refusal;
-            }
+            Wire.Reader in = NodeAnswer.afterSuccess(answer);
             Map<String, Double> rates = new HashMap<>();
             for (int i = in.integer(); i > 0; i--) {
                 rates.put(in.string(), Double.longBitsToDouble(in.int64()));

@@ -167,13 +167,7 @@ public class RemoteNodes {
 
     /** The messages per second of the devices joined to {@code node}, by id; fails when it does not answer or its answer is unreadable. */
     public CompletableFuture<Map<String, Double>> deviceRates(String node) {
-        return cluster.request(node, new NodeOp.DeviceRates().toBytes()).thenApply(answer -> {
-            try {
-                return NodeOp.DeviceRates.read(answer);
-            } catch (IOException e) {
-                throw new RemoteNodeException(node, "its answer was unreadable: " + e);
-            }
-        });
+        return query(node, new NodeOp.DeviceRates(), NodeOp.DeviceRates::read);
     }
 
     /**
@@ -193,9 +187,19 @@ public class RemoteNodes {
 
     /** {@code node}'s figures, as it measures them; fails when it does not answer or its answer is unreadable. */
     public CompletableFuture<NodeHealth> health(String node) {
-        return cluster.request(node, new NodeOp.Health().toBytes()).thenApply(answer -> {
+        return query(node, new NodeOp.Health(), NodeOp.Health::read);
+    }
+
+    /** How a query's answer is read. */
+    private interface AnswerReader<T> {
+        T read(byte[] answer) throws IOException;
+    }
+
+    /** Asks {@code node} without blocking; its answer read by {@code reader}, an unreadable one a failure that says so. */
+    private <T> CompletableFuture<T> query(String node, NodeOp op, AnswerReader<T> reader) {
+        return cluster.request(node, op.toBytes()).thenApply(answer -> {
             try {
-                return NodeOp.Health.read(answer);
+                return reader.read(answer);
             } catch (IOException e) {
                 throw new RemoteNodeException(node, "its answer was unreadable: " + e);
             }
@@ -219,14 +223,10 @@ public class RemoteNodes {
         } catch (ExecutionException e) {
             throw Failures.refusal(e, cause -> new RemoteNodeException(node, cause.toString()));
         }
-        SiebogException refusal;
         try {
-            refusal = NodeAnswer.reader(answer).outcome();
+            NodeAnswer.afterSuccess(answer);
         } catch (IOException e) {
             throw new RemoteNodeException(node, "its answer was unreadable: " + e);
-        }
-        if (refusal != null) {
-            throw refusal;
         }
     }
 
