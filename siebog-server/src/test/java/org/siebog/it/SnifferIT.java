@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.json.JsonObject;
 
@@ -13,7 +16,10 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -23,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SnifferIT {
 
     @Deployment(testable = false)
@@ -98,6 +105,71 @@ class SnifferIT {
         }
         try (SseClient badAid = new SseClient(siebog, "sniffer?agent=", "admin")) {
             assertEquals(400, badAid.status, badAid.refusal);
+        }
+    }
+
+    @Test
+    void aWatchAtTheBoundOf32AgentsAnd32ConversationsIsServed() throws Exception {
+        StringBuilder most = new StringBuilder("sniffer?agent=a0");
+        for (int i = 1; i < 32; i++) {
+            most.append("&agent=a").append(i);
+        }
+        for (int i = 0; i < 32; i++) {
+            most.append("&conversation=c").append(i);
+        }
+        try (SseClient atTheBound = new SseClient(siebog, most.toString(), "admin")) {
+            assertEquals(200, atTheBound.status, atTheBound.refusal);
+        }
+    }
+
+    /**
+     * A node serves 16 sniffer streams (503 beyond, room again once one closes), and refused requests
+     * take none of them. A stream whose client left counts until the node's next write to it finds it
+     * gone (the keep-alive, every 15 s, at the latest): so this keeps its streams and tries for the rest
+     * until all 16 are its own, and runs last, leaving the node time to drop them before other tests.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aNodeServes16SnifferStreamsAndRefusedRequestsTakeNoneOfThem() throws Exception {
+        String path = "sniffer?agent=" + SiebogApi.aid("anyone");
+        for (int i = 0; i < 20; i++) {
+            try (SseClient viewer = new SseClient(siebog, path, "viewer"); SseClient nothing = new SseClient(siebog, "sniffer", "admin")) {
+                assertEquals(403, viewer.status);
+                assertEquals(400, nothing.status);
+            }
+        }
+        List<SseClient> open = new ArrayList<>();
+        try {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            SseClient refused;
+            while (true) {
+                SseClient attempt = new SseClient(siebog, path, "admin");
+                if (attempt.status == 200) {
+                    open.add(attempt);
+                    assertTrue(open.size() <= 16, "more than 16 sniffer streams served");
+                    continue;
+                }
+                refused = attempt;
+                if (open.size() == 16 || System.nanoTime() > until) {
+                    break;
+                }
+                Thread.sleep(2_000); // earlier tests' departed streams still count: wait for the node to find them gone
+            }
+            assertEquals(16, open.size(), "16 streams of this test's own, the refused requests holding none");
+            assertEquals(503, refused.status, refused.refusal);
+            assertTrue(refused.refusal.contains("16 sniffer streams"), refused.refusal);
+
+            open.remove(0).close();
+            SiebogApi.await("room for a sniffer stream once one closed", () -> {
+                try (SseClient again = new SseClient(siebog, path, "admin")) {
+                    return again.status == 200;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        } finally {
+            open.forEach(SseClient::close);
+            Thread.sleep(TimeUnit.SECONDS.toMillis(35)); // two keep-alives: the node drops them before other tests need a stream
         }
     }
 }
