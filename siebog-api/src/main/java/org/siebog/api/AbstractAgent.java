@@ -3,6 +3,7 @@ package org.siebog.api;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -197,6 +198,47 @@ public abstract class AbstractAgent implements Serializable {
      */
     protected final void sendLater(ACLMessage message, Duration delay) {
         context.send(withSender(message), delay);
+    }
+
+    /**
+     * Asks and returns the answer as a stage, without waiting: see {@link AgentContext#ask(ACLMessage, Duration)}.
+     * The stage completes on this agent's thread, between its messages, so its actions may use
+     * the agent's fields:
+     *
+     * <pre>{@code
+     * ask(ACLMessage.builder(Performative.QUERY_REF).receiver(seller).content(title), Duration.ofSeconds(5))
+     *         .thenAccept(answer -> prices.put(seller, answer.content()))
+     *         .exceptionally(failure -> { missing.add(seller); return null; });
+     * }</pre>
+     *
+     * <p>What a stage's action throws completes that stage with the failure, as in any
+     * {@code CompletionStage}: end a chain with {@code exceptionally} or {@code whenComplete}.
+     *
+     * @param question the question; this agent is the sender unless it names one
+     * @param timeout  how long to wait for the answer
+     * @return the answer, or {@link NoReplyException} after {@code timeout}, or the question's refusal elsewhere
+     * @throws SiebogException this node refused the question (see {@link AgentContext#ask(ACLMessage, Duration)})
+     */
+    protected final CompletionStage<ACLMessage> ask(ACLMessage question, Duration timeout) {
+        AgentContext asking = context;
+        // The stage's actions run outside a call, so they find the context of this agent's last call:
+        // put back the asker's (a stateless class may serve several agents between the question and its answer).
+        return asking.ask(withSender(question), timeout).thenApply(answer -> {
+            context = asking;
+            return answer;
+        });
+    }
+
+    /**
+     * Builds a question and asks it: see {@link #ask(ACLMessage, Duration)}.
+     *
+     * @param question the question's builder
+     * @param timeout  how long to wait for the answer
+     * @return the answer, or the failure
+     * @throws SiebogException this node refused the question
+     */
+    protected final CompletionStage<ACLMessage> ask(ACLMessage.Builder question, Duration timeout) {
+        return ask(question.build(), timeout);
     }
 
     /**

@@ -1,12 +1,13 @@
 package org.siebog.api;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What an agent can do besides handling its message: know who it is, and send. The platform passes
  * a context with every call to an {@link Agent}, so an agent needs no look-ups and keeps no
  * reference to the platform in its state; {@link AbstractAgent} keeps it for the call and offers
- * its methods as {@code aid()}, {@code send} and {@code sendLater}.
+ * its methods as {@code aid()}, {@code send}, {@code sendLater} and {@code ask}.
  *
  * <p>Use it only on the thread of the call it came with. Messages one agent sends to one receiver
  * arrive in the order they were sent.
@@ -44,4 +45,33 @@ public interface AgentContext {
      *                         or the node's delayed messages at their limit (503)
      */
     void send(ACLMessage message, Duration delay);
+
+    /**
+     * Sends a question and returns its answer as a stage, without waiting for it: the handler
+     * returns, the agent goes on with its next messages, and the stage completes later, on the
+     * agent's own thread, between two of its messages. So a stage's actions (the non-async
+     * {@code thenAccept}, {@code thenApply}, {@code whenComplete}, ...) may use and change the
+     * agent's fields as a handler does, and a stateful agent's state is saved after them.
+     *
+     * <p>The answer is the first message to the agent whose {@code inReplyTo} is the question's
+     * {@code replyWith}: the question gets a fresh {@code replyWith} unless it names one, and its
+     * {@code replyTo} is set so that the answer comes back here. An answer is handed to the stage,
+     * not to the agent's handler; later answers to the same question (from a second receiver, or
+     * after the timeout) reach the handler as ordinary messages.
+     *
+     * <p>The stage fails with {@link NoReplyException} when no answer came within {@code timeout},
+     * and with the refusal when a receiver's node refused the question. Never wait on it
+     * ({@code toCompletableFuture().join()}): that holds the agent's thread, and with it the answer.
+     * A pending question is this node's: after a failover, the answer reaches the restored
+     * agent's handler, and questions still open when the agent stops are dropped (their stages
+     * never complete).
+     *
+     * @param question the question; its sender is the agent unless it names one
+     * @param timeout  how long to wait for the answer, at most {@code siebog.message.max-await-reply-ms} (5 minutes)
+     * @return the answer, or the failure
+     * @throws SiebogException what {@link #send(ACLMessage)} throws; a timeout out of range, or a
+     *                         {@code replyWith} already awaiting its answer (400); the agent's
+     *                         open questions at their limit, {@code siebog.agent.max-pending-asks} (503)
+     */
+    CompletionStage<ACLMessage> ask(ACLMessage question, Duration timeout);
 }

@@ -43,6 +43,9 @@ public class AgentHost {
     MessageRouter router;
 
     @Inject
+    AgentAsks asks;
+
+    @Inject
     MeterRegistry meters;
 
     /** Shared by every mailbox: the node's delivered messages and one histogram of its handling times. */
@@ -98,7 +101,7 @@ public class AgentHost {
      */
     public Mailbox host(AID aid, Agent agent, boolean balanced, Journal journal, Consumer<Mailbox> prepare) {
         PlatformConfig config = PlatformConfig.SYSTEM;
-        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router), agent, executor.nextLane(),
+        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router, asks), agent, executor.nextLane(),
                 config.mailboxCapacity(), config.mailboxThroughput(), handlerMeters);
         mailbox.journal(journal);
         journal.attach(mailbox, executor.timer());

@@ -1,13 +1,14 @@
 package org.siebog.delivery;
 
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.AgentContext;
 
 /** The context of an agent hosted on this node: its sends go straight to the router, not through an EJB proxy. */
-record HostedAgentContext(AID self, MessageRouter router) implements AgentContext {
+record HostedAgentContext(AID self, MessageRouter router, AgentAsks asks) implements AgentContext {
 
     @Override
     public void send(ACLMessage message) {
@@ -17,5 +18,10 @@ record HostedAgentContext(AID self, MessageRouter router) implements AgentContex
     @Override
     public void send(ACLMessage message, Duration delay) {
         router.post(message, delay);
+    }
+
+    @Override
+    public CompletionStage<ACLMessage> ask(ACLMessage question, Duration timeout) {
+        return asks.ask(self, question, timeout);
     }
 }

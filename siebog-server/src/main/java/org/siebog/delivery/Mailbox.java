@@ -13,6 +13,7 @@ import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.Agent;
 import org.siebog.api.AgentContext;
+import org.siebog.platform.PlatformConfig;
 
 /**
  * One agent's queue of admitted messages, and the task that hands them to the agent.
@@ -27,6 +28,11 @@ import org.siebog.api.AgentContext;
  * for several receivers is admitted to all of them or to none. The mailbox is bounded: when
  * {@code capacity} messages are waiting, {@code reserve()} fails and the poster is told; nothing is
  * dropped silently.
+ *
+ * <p>Besides messages, a mailbox runs its agent's own tasks on the lane, before its next message:
+ * the answers and failures of the agent's questions ({@link PendingAsks}), so that a stage's actions
+ * run between the agent's messages, as its handlers do. An answer that arrives as a message to the
+ * agent is taken out where the message would be handed over.
  */
 public final class Mailbox implements Runnable {
 
@@ -43,6 +49,9 @@ public final class Mailbox implements Runnable {
     private int untimed;
 
     private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
+    /** The agent's own tasks; at most one per open question (its answer or its failure), so bounded as they are. */
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final PendingAsks asks = new PendingAsks(PlatformConfig.SYSTEM.maxPendingAsks());
     private volatile Journal journal = Journal.NONE;
     /** The inbox position of the last message handled (only the running lane writes it). */
     private volatile long handledSeq;
@@ -52,6 +61,7 @@ public final class Mailbox implements Runnable {
     /** True while a run is pending or in progress, and before {@link #activate()}: holds messages back until the agent has started. */
     private final AtomicBoolean scheduled = new AtomicBoolean(true);
     private volatile boolean closed;
+    private volatile boolean stopped;
     private Runnable afterStop;
 
     public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput, HandlerMeters meters) {
@@ -83,6 +93,11 @@ public final class Mailbox implements Runnable {
     /** Set once by {@link AgentHost}, before any sender can find the mailbox. */
     public void journal(Journal value) {
         journal = value;
+    }
+
+    /** The agent's questions awaiting answers on this node. */
+    PendingAsks asks() {
+        return asks;
     }
 
     public int capacity() {
@@ -133,6 +148,15 @@ public final class Mailbox implements Runnable {
         enqueue(envelope);
     }
 
+    /** Runs {@code task} on the agent's lane, before its next message; dropped once the agent has stopped. */
+    void runBetweenMessages(Runnable task) {
+        if (stopped) {
+            return;
+        }
+        tasks.offer(task);
+        schedule();
+    }
+
     /** Asks for the agent's state to be saved on its lane, between two messages (see {@link Journal}). */
     public void requestSave() {
         saveRequested.set(true);
@@ -142,7 +166,7 @@ public final class Mailbox implements Runnable {
     /** Lets messages through once the agent has started. */
     public void activate() {
         scheduled.set(false);
-        if (!queue.isEmpty() || closed) {
+        if (!queue.isEmpty() || !tasks.isEmpty() || closed) {
             schedule();
         }
     }
@@ -164,6 +188,9 @@ public final class Mailbox implements Runnable {
             journal.handledUpTo(handledSeq, true); // on this lane, between messages: the state matches handledSeq
         }
         try {
+            for (Runnable task; (task = tasks.poll()) != null; ) {
+                runTask(task);
+            }
             Envelope next;
             for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
                 admitted.decrementAndGet();
@@ -182,7 +209,7 @@ public final class Mailbox implements Runnable {
                 stopAgent(); // and stay "scheduled": a stopped mailbox never runs again
             } else {
                 scheduled.set(false);
-                if (!queue.isEmpty() || (closed && admitted.get() == 0)) {
+                if (!queue.isEmpty() || !tasks.isEmpty() || (closed && admitted.get() == 0)) {
                     schedule();
                 }
             }
@@ -198,7 +225,9 @@ public final class Mailbox implements Runnable {
         }
         long began = timed ? System.nanoTime() : 0;
         try {
-            agent.handle(context, message);
+            if (!asks.answer(message)) {
+                agent.handle(context, message);
+            }
         } catch (RuntimeException e) {
             // AbstractAgent contains handler failures; reaching here means the bean itself is broken.
             LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be called; message dropped: " + message);
@@ -209,6 +238,14 @@ public final class Mailbox implements Runnable {
         }
     }
 
+    private void runTask(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, e, () -> "a task of agent " + owner() + " failed");
+        }
+    }
+
     private void schedule() {
         if (scheduled.compareAndSet(false, true)) {
             executor.execute(this);
@@ -216,6 +253,9 @@ public final class Mailbox implements Runnable {
     }
 
     private void stopAgent() {
+        stopped = true;
+        tasks.clear();
+        asks.dropAll();
         try {
             agent.stop(context);
         } catch (RuntimeException e) {

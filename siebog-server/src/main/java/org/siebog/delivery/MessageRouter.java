@@ -110,15 +110,23 @@ public class MessageRouter {
      * when its state is replicated, and another node's refusal comes back as a FAILURE message.
      */
     public void send(AID self, ACLMessage message) {
-        Mailbox own = host.mailbox(self);
-        Journal journal = own == null ? Journal.NONE : own.journal();
-        CompletableFuture<Void> admitted = post(journal instanceof Origin agentOrigin ? agentOrigin : nodeOrigin(), message);
-        journal.sent(admitted);
-        admitted.whenComplete((ok, refusal) -> {
+        sendFrom(self, message).whenComplete((ok, refusal) -> {
             if (refusal != null) {
                 notifySender(message, refusalOf(refusal));
             }
         });
+    }
+
+    /**
+     * An agent's send whose refusal elsewhere the caller takes care of (an ask fails its stage
+     * rather than sending the agent a FAILURE message); what this node refuses is thrown.
+     */
+    CompletableFuture<Void> sendFrom(AID self, ACLMessage message) {
+        Mailbox own = host.mailbox(self);
+        Journal journal = own == null ? Journal.NONE : own.journal();
+        CompletableFuture<Void> admitted = post(journal instanceof Origin agentOrigin ? agentOrigin : nodeOrigin(), message);
+        journal.sent(admitted);
+        return admitted;
     }
 
     /** See {@link org.siebog.api.MessageManager#post(ACLMessage, Duration)}. */
@@ -325,7 +333,7 @@ public class MessageRouter {
         return origin;
     }
 
-    private static SiebogException refusalOf(Throwable failure) {
+    static SiebogException refusalOf(Throwable failure) {
         return Failures.refusal(failure, cause -> new RemoteNodeException("delivery failed: " + cause));
     }
 

@@ -7,6 +7,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -32,6 +34,7 @@ import org.siebog.platform.PlatformConfig;
 @ApplicationScoped
 public class ReplyInboxes {
 
+    private static final Logger LOG = Logger.getLogger(ReplyInboxes.class.getName());
     private static final String PREFIX = "reply-";
     private static final int UUID_CHARS = 36;
 
@@ -46,9 +49,8 @@ public class ReplyInboxes {
 
     /** Completes with the first answer, or with {@link NoReplyException} after {@code timeout}, or with the question's refusal. */
     public CompletableFuture<ACLMessage> ask(ACLMessage question, Duration timeout) {
-        AID inbox = new AID(PREFIX + cluster.name() + "-" + UUID.randomUUID(), PlatformConfig.SYSTEM.platformName());
         CompletableFuture<ACLMessage> answer = new CompletableFuture<>();
-        host.host(inbox, new Inbox(answer)).activate();
+        AID inbox = open(answer::complete);
         CompletableFuture<Void> admitted;
         try {
             admitted = router.post(question.withReplyTo(inbox));
@@ -72,7 +74,31 @@ public class ReplyInboxes {
         });
     }
 
-    private void close(AID inbox) {
+    /**
+     * An inbox on this node for the answer to a balanced agent's question: a reply to the agent
+     * itself could be balanced to another node's instance, which did not ask. The answer (the
+     * message in reply to {@code replyWith}) is handed to {@code asker}'s questions on its lane;
+     * anything else sent there is dropped, as no one but the question's receivers knows the inbox.
+     *
+     * @return the inbox, to be {@link #close(AID) closed} when the question ends
+     */
+    AID forward(Mailbox asker, String replyWith) {
+        return open(message -> {
+            if (replyWith.equals(message.inReplyTo())) {
+                asker.runBetweenMessages(() -> asker.asks().answer(message));
+            } else {
+                LOG.fine(() -> "dropped a message to " + asker.owner() + "'s reply inbox that answers no question of it: " + message);
+            }
+        });
+    }
+
+    private AID open(Consumer<ACLMessage> answers) {
+        AID inbox = new AID(PREFIX + cluster.name() + "-" + UUID.randomUUID(), PlatformConfig.SYSTEM.platformName());
+        host.host(inbox, new Inbox(answers)).activate();
+        return inbox;
+    }
+
+    void close(AID inbox) {
         host.stop(inbox, () -> { });
     }
 
@@ -91,7 +117,7 @@ public class ReplyInboxes {
         return Optional.of(name.substring(PREFIX.length(), uuidAt - 1));
     }
 
-    private record Inbox(CompletableFuture<ACLMessage> answer) implements Agent {
+    private record Inbox(Consumer<ACLMessage> answers) implements Agent {
 
         @Override
         public void start(AgentContext context, Map<String, String> args) {
@@ -99,7 +125,7 @@ public class ReplyInboxes {
 
         @Override
         public void handle(AgentContext context, ACLMessage message) {
-            answer.complete(message);
+            answers.accept(message);
         }
 
         @Override

@@ -19,11 +19,14 @@ package org.siebog.platform;
  * @param maxDelayMillis    the longest delay of a delayed post ({@code siebog.message.max-delay-ms}, default a day)
  * @param maxDelayedBytes   what a node holds of messages waiting for their delay, estimated in bytes
  *                          ({@code siebog.message.max-delayed-bytes}, default 64 MiB)
- * @param maxAwaitReplyMillis the longest a REST caller may wait for an answer ({@code siebog.message.max-await-reply-ms},
- *                          default 5 minutes)
+ * @param maxAwaitReplyMillis the longest a REST caller may wait for an answer, and an agent's ask
+ *                          ({@code siebog.message.max-await-reply-ms}, default 5 minutes)
+ * @param maxPendingAsks    the questions one agent may have awaiting their answers on a node
+ *                          ({@code siebog.agent.max-pending-asks}, default 1,000)
  */
 public record PlatformConfig(String platformName, int mailboxCapacity, int mailboxThroughput, int maxContentChars,
-        int maxEnvelopeChars, int maxReceivers, long maxDelayMillis, long maxDelayedBytes, long maxAwaitReplyMillis) {
+        int maxEnvelopeChars, int maxReceivers, long maxDelayMillis, long maxDelayedBytes, long maxAwaitReplyMillis,
+        int maxPendingAsks) {
 
     public static final PlatformConfig SYSTEM = new PlatformConfig(
             Setting.PLATFORM.text().orElseThrow(),
@@ -34,7 +37,8 @@ public record PlatformConfig(String platformName, int mailboxCapacity, int mailb
             Setting.MAX_RECEIVERS.intValue(),
             Setting.MAX_DELAY_MS.longValue(),
             Setting.MAX_DELAYED_BYTES.longValue(),
-            Setting.MAX_AWAIT_REPLY_MS.longValue());
+            Setting.MAX_AWAIT_REPLY_MS.longValue(),
+            Setting.MAX_PENDING_ASKS.intValue());
 
     /** What a JSON body holds besides the characters of its fields: names, quotes, commas, braces. */
     private static final int JSON_SYNTAX_BYTES = 4 * 1024;

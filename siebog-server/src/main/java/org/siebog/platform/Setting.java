@@ -33,6 +33,7 @@ public enum Setting {
     MAX_DELAY_MS("siebog.message.max-delay-ms", "86400000"),
     MAX_DELAYED_BYTES("siebog.message.max-delayed-bytes", "67108864"),
     MAX_AWAIT_REPLY_MS("siebog.message.max-await-reply-ms", "300000"),
+    MAX_PENDING_ASKS("siebog.agent.max-pending-asks", "1000"),
     EXECUTOR_LANES("siebog.executor.lanes", "cores", () -> Integer.toString(Runtime.getRuntime().availableProcessors())),
     PLACEMENT("siebog.placement", "round-robin"),
     FAILOVER_PARALLELISM("siebog.failover.parallelism", "128"),

@@ -195,6 +195,44 @@ class MailboxTest {
     }
 
     @Test
+    void anAnswerGoesToItsQuestionOnTheLaneAndOtherMessagesToTheAgent() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(2);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8, handled);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        mailbox.asks().open("q1", () -> { }).thenAccept(answer -> threads.add(Thread.currentThread().getName() + " " + answer.content()));
+        mailbox.activate();
+        for (ACLMessage message : List.of(message("before"), answer("q1", "the answer"), answer("q1", "a second answer"))) {
+            assertTrue(mailbox.reserve());
+            mailbox.enqueue(message);
+        }
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("before", "a second answer"), agent.contents, "an ended question takes no more answers");
+        assertEquals(List.of("test-lane the answer"), threads);
+        assertEquals(0, mailbox.asks().size());
+    }
+
+    @Test
+    void tasksRunOnTheLaneBeforeTheNextMessageAndNotOnceTheAgentStopped() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(1);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8, handled);
+        List<String> order = new CopyOnWriteArrayList<>();
+        assertTrue(mailbox.reserve());
+        mailbox.enqueue(message("first"));
+        mailbox.runBetweenMessages(() -> order.add("task on " + Thread.currentThread().getName() + " after " + agent.contents));
+        mailbox.activate();
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("task on test-lane after []"), order, "held until the agent started, then ahead of messages");
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        mailbox.asks().open("open", () -> order.add("cleaned up"));
+        mailbox.close(stopped::countDown);
+        assertTrue(stopped.await(5, TimeUnit.SECONDS));
+        mailbox.runBetweenMessages(() -> order.add("too late"));
+        Thread.sleep(100);
+        assertEquals(List.of("task on test-lane after []", "cleaned up"), order, "a stopped agent's questions are dropped");
+    }
+
+    @Test
     void agentsOnTwoLanesPingPong() throws InterruptedException {
         CountDownLatch allHops = new CountDownLatch(1);
         AtomicInteger hops = new AtomicInteger();
@@ -234,11 +272,19 @@ class MailboxTest {
             public void send(ACLMessage message, java.time.Duration delay) {
                 throw new UnsupportedOperationException();
             }
+
+            public java.util.concurrent.CompletionStage<ACLMessage> ask(ACLMessage question, java.time.Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
         };
     }
 
     private static ACLMessage message(String content) {
         return ACLMessage.builder(Performative.INFORM).receiver(OWNER).content(content).build();
+    }
+
+    private static ACLMessage answer(String inReplyTo, String content) {
+        return ACLMessage.builder(Performative.INFORM).receiver(OWNER).inReplyTo(inReplyTo).content(content).build();
     }
 
     private static class RecordingAgent implements Agent {

@@ -261,6 +261,10 @@ class AgentJournalTest {
 
             public void send(ACLMessage message, java.time.Duration delay) {
             }
+
+            public java.util.concurrent.CompletionStage<ACLMessage> ask(ACLMessage question, java.time.Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
         }, new StubAgent(), Runnable::run, 10, 8, METERS), timer);
         return timer;
     }
