@@ -69,6 +69,14 @@ export class Agent {
   onStop(): void | Promise<void>;
   /** Sends as this agent; resolves once admitted. Throws AclError at once for a malformed message. */
   send(msg: Omit<AclMessageInit, 'sender'>): Promise<void>;
+  /**
+   * Sends a question and resolves with its answer: the first message to this agent whose
+   * inReplyTo is the question's replyWith (a fresh id unless given; replyTo is this agent). The
+   * answer does not reach onMessage; a second answer does. Rejects with a SiebogError: 504 after
+   * timeoutMs (default 30,000, at most 300,000), the send's refusal (404, 503…), 400 for a bad
+   * timeout or a replyWith already waiting, 503 beyond 1,000 open questions.
+   */
+  ask(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage>;
   /** Answers msg (to its replyTo, else its sender) in its conversation. */
   reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
   /**

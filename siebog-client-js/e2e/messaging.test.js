@@ -1,7 +1,8 @@
 // Every message path of the paper's Fig. 4, in real Chromium: server → client agent (through its
 // proxy), client → server agent, server agent → client agent, client → client on one device (no
 // server round trip) and client → client across devices. Relay (e2e/agents-war/agents/Relay.js) passes a
-// request on and the answer back, so one ask shows both legs of a path.
+// request on and the answer back, so one ask shows both legs of a path; Questioner does the same with
+// the library's own `ask`.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentStarter, ask, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent, uniqueName } from './support.js';
@@ -126,6 +127,28 @@ describe('messages in every direction of Fig. 4', () => {
       assert.equal(body.content, `m${i}`);
       assert.equal(body.sender, targets[i % 2].aid);
     });
+  });
+
+  test("a client agent's ask: answered by a server agent and by a client agent on another device; 504 without an answer", async () => {
+    const questioner = await start('Questioner', 'questioner-a', { device: a.id });
+    const asked = async (question) => {
+      const { status, body } = await ask(questioner.aid, JSON.stringify(question), { awaitReplyMs: 15_000 });
+      assert.equal(status, 200);
+      return { performative: body.performative, ...JSON.parse(body.content) };
+    };
+    assert.deepEqual(await asked({ to: pong.aid, content: 'ping' }), { performative: 'INFORM', from: pong.aid, content: 'pong' });
+    const text = uniqueName('asked across devices');
+    assert.deepEqual(await asked({ to: echoB.aid, content: text }), { performative: 'INFORM', from: echoB.aid, content: text });
+    const question = await seen('the question sent from A', a, text, (f) => isSend(f) && f.message.sender === questioner.aid);
+    assert.equal(question.message.replyTo, questioner.aid);
+    assert.match(question.message.replyWith, /^ask-[0-9a-f]{24}$/);
+    await seen("Echo B's answer delivered to the Questioner", a, question.message.replyWith,
+      (f) => isDeliver(f) && f.aid === questioner.aid && f.message.inReplyTo === question.message.replyWith);
+    // A Relay ignores all but REQUESTs: no answer comes.
+    const silent = await asked({ to: relayB.aid, performative: 'INFORM', content: 'no answer', timeoutMs: 300 });
+    assert.equal(silent.performative, 'FAILURE');
+    assert.equal(silent.status, 504);
+    assert.match(silent.message, /no reply from .*relay-b.* within 300 ms/);
   });
 });
 

@@ -8,10 +8,12 @@ import { SiebogError } from './session.js';
 // does (a different module instance), and the brand and runtime must still match.
 const RUNTIME = Symbol.for('siebog.agent.runtime');
 const BRAND = Symbol.for('siebog.agent');
+/** The longest an ask waits: the server's siebog.message.max-await-reply-ms default, 5 minutes. */
+const MAX_ASK_TIMEOUT_MS = 300_000;
 
 /**
  * @typedef {import('../index').AclMessage} AclMessage
- * @typedef {{aid: string, send(message: object): Promise<void>,
+ * @typedef {{aid: string, send(message: object): Promise<void>, ask(message: object, timeoutMs: number): Promise<AclMessage>,
  *   saveState(json: string): Promise<{version: number}>, stateVersion(): number}} AgentRuntime
  */
 
@@ -73,6 +75,35 @@ export class Agent {
   }
 
   /**
+   * Sends a question and resolves with its answer: the first message to this agent whose
+   * `inReplyTo` is the question's `replyWith` (set to a fresh id unless given; `replyTo` is this
+   * agent, so answers come back here). The answer settles the promise and does not reach
+   * `onMessage`; a second answer to the same question does. An `await this.ask(...)` inside
+   * `onMessage` holds this agent's later messages until the answer (one call at a time), but not
+   * the answer itself.
+   *
+   * Rejects with a SiebogError: 504 when no answer came within `timeoutMs` (default 30,000, at
+   * most 300,000), the send's refusal (404 unknown receiver, 503 full…), 400 for a bad timeout or
+   * a `replyWith` already awaiting its answer, 503 beyond 1,000 open questions. A malformed
+   * message throws an AclError at once, as in `send`. Open questions are this worker's: when the
+   * agent stops or starts again on another device, they are dropped.
+   * @param {Partial<AclMessage> & {performative: string}} msg
+   * @param {{timeoutMs?: number}} [options]
+   * @returns {Promise<AclMessage>}
+   */
+  ask(msg, { timeoutMs = 30_000 } = {}) {
+    const runtime = this[RUNTIME];
+    if (!runtime) throw new Error('this agent is not running yet: ask from onStart, onMessage or onStop');
+    const message = validateMessage({
+      ...msg, sender: runtime.aid, replyTo: runtime.aid, replyWith: msg.replyWith ?? questionId(),
+    });
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_ASK_TIMEOUT_MS) {
+      return Promise.reject(new SiebogError(400, `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_ASK_TIMEOUT_MS}, got ${timeoutMs}`));
+    }
+    return runtime.ask(message, timeoutMs);
+  }
+
+  /**
    * Saves this agent's state (any JSON value; copied now, so later changes to it are not saved).
    * Resolves with the new `{version}` once Cassandra acknowledged the write: from then on, the
    * agent starts from this state (or a newer one) wherever it starts again. Saves made while one
@@ -117,6 +148,15 @@ export class Agent {
       inReplyTo: msg.replyWith ?? null,
     });
   }
+}
+
+/**
+ * A fresh replyWith: 96 random bits (crypto.randomUUID exists in secure contexts only, and a host
+ * page may be served over plain HTTP).
+ */
+function questionId() {
+  const words = crypto.getRandomValues(new Uint32Array(3));
+  return `ask-${[...words].map((w) => w.toString(16).padStart(8, '0')).join('')}`;
 }
 
 /**

@@ -13,6 +13,11 @@
 //
 // Calls into the agent run one at a time, in arrival order, each awaited, so an async onMessage
 // finishes before the next starts. Whatever the agent throws is reported, never fatal.
+//
+// An answer to one of the agent's questions (`ask`: a delivery whose inReplyTo is an open
+// question's replyWith) settles the question as it arrives, not in the queue: an onMessage that
+// awaits an answer would otherwise wait for a delivery queued behind itself. Its `handled` still
+// takes its turn in the queue, since the device acknowledges deliveries up to the highest handled seq.
 import { attachRuntime, isAgentClass } from './agent.js';
 import { withAllFields } from './acl.js';
 import { SiebogError } from './session.js';
@@ -29,6 +34,10 @@ let stateVersion = 0;
 let nextSaveId = 1;
 /** @type {Map<number, {resolve: (v: {version: number}) => void, reject: (e: Error) => void}>} */
 const pendingSaves = new Map();
+/** The agent's open questions by replyWith (as the server bounds them: siebog.agent.max-pending-asks). */
+const MAX_PENDING_ASKS = 1000;
+/** @type {Map<string, {resolve: (answer: object) => void, reject: (e: Error) => void, timer: any}>} */
+const pendingAsks = new Map();
 
 const post = (data) => self.postMessage(data);
 
@@ -41,7 +50,10 @@ self.onmessage = (event) => {
   const cmd = event.data;
   switch (cmd.type) {
     case 'start': enqueue(() => start(cmd)); break;
-    case 'deliver': enqueue(() => deliver(cmd)); break;
+    case 'deliver':
+      if (answersQuestion(cmd)) enqueue(() => post({ type: 'handled', seq: cmd.seq }));
+      else enqueue(() => deliver(cmd));
+      break;
     case 'stop': enqueue(stop); break;
     case 'sendResult': settleSend(cmd); break;
     case 'saveResult': settleSave(cmd); break;
@@ -69,7 +81,7 @@ async function start({ module, aid, args, state, version }) {
     }
     agent = new AgentClass();
     stateVersion = Number.isInteger(version) ? version : 0;
-    attachRuntime(agent, { aid, send: sendFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
+    attachRuntime(agent, { aid, send: sendFromAgent, ask: askFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
     await agent.onStart(args ?? {}, state ?? null);
     post({ type: 'started' });
   } catch (e) {
@@ -92,6 +104,9 @@ async function deliver({ message, seq }) {
 async function stop() {
   if (stopped) return;
   stopped = true;
+  // As on the server, a stopped agent's open questions are dropped: they never settle.
+  for (const { timer } of pendingAsks.values()) clearTimeout(timer);
+  pendingAsks.clear();
   if (agent && !failed) {
     try {
       await agent.onStop();
@@ -117,6 +132,39 @@ function settleSend({ id, error }) {
   if (!pending) return;
   pendingSends.delete(id);
   if (error) pending.reject(new Error(error)); else pending.resolve();
+}
+
+/**
+ * Sends `message` (it has its replyWith and replyTo) and settles with the first delivery in reply
+ * to it, or rejects: the send's refusal, or 504 after `timeoutMs`.
+ */
+function askFromAgent(message, timeoutMs) {
+  if (pendingAsks.size >= MAX_PENDING_ASKS) {
+    return Promise.reject(new SiebogError(503, `this agent already awaits answers to ${MAX_PENDING_ASKS} questions; ask again once some are answered or timed out`));
+  }
+  if (pendingAsks.has(message.replyWith)) {
+    return Promise.reject(new SiebogError(400, `a question with replyWith '${message.replyWith}' is already waiting for its answer`));
+  }
+  return new Promise((resolve, reject) => {
+    const end = () => { clearTimeout(question.timer); pendingAsks.delete(message.replyWith); };
+    const question = {
+      resolve: (answer) => { end(); resolve(answer); },
+      reject: (error) => { end(); reject(error); },
+      timer: setTimeout(() => question.reject(new SiebogError(504,
+        `no reply from ${message.receivers.join(', ')} within ${timeoutMs} ms (the message was delivered)`)), timeoutMs),
+    };
+    pendingAsks.set(message.replyWith, question);
+    sendFromAgent(message).catch((e) => question.reject(e));
+  });
+}
+
+/** Settles the question `cmd`'s message answers, if it answers one. */
+function answersQuestion(cmd) {
+  const inReplyTo = cmd.message?.inReplyTo;
+  const question = inReplyTo == null || failed || stopped ? undefined : pendingAsks.get(inReplyTo);
+  if (!question) return false;
+  question.resolve(withAllFields(cmd.message));
+  return true;
 }
 
 function saveFromAgent(json) {
