@@ -9,7 +9,7 @@
 #      its files in target/browser-cassandra), booting while 2 and 3 run,
 #   5. one Siebog node from the EAR just built, with the examples beside it (siebog-examples.war:
 #      Pong, Primes, the TSP demo) and the tests' own client agents (siebog-client-js/e2e/agents-war,
-#      packed here as target/siebog-e2e-agents.war: Faulty, Keeper, Questioner, Relay), at HTTP 8980, its files in
+#      packed here as target/siebog-e2e-agents.war: Faulty, Keeper, Questioner, Relay, Yellow), at HTTP 8980, its files in
 #      target/browser-nodes, with that Cassandra as its state store,
 #   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/; the metrics test
 #      parses Prometheus' format with prometheus_client, pip-installed into target/e2e-python),

@@ -77,6 +77,8 @@ export class Agent {
    * timeout or a replyWith already waiting, 503 beyond 1,000 open questions.
    */
   ask(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage>;
+  /** The directory facilitator, acting for this agent (see DirectoryFacilitator). */
+  readonly df: DirectoryFacilitator;
   /** Answers msg (to its replyTo, else its sender) in its conversation. */
   reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
   /**
@@ -105,6 +107,41 @@ export class Agent {
    * A rejection nobody awaits is still reported to the page (`error` event with the agent's aid).
    */
   saveState(state: JsonValue | object): Promise<{ version: number }>;
+}
+
+/** A service in the directory facilitator. */
+export interface ServiceDescription {
+  type: string;
+  name: string;
+  protocols?: string[];
+  ontologies?: string[];
+  languages?: string[];
+  properties?: Record<string, string>;
+}
+
+/** What a search asks for: each field given must match (lists: the service has them all). */
+export type ServiceTemplate = Partial<ServiceDescription>;
+
+/** A registration: who offers the service, and until when (absent: until the agent stops). */
+export interface ServiceEntry {
+  agent: AID;
+  service: Required<ServiceDescription>;
+  expires?: string;
+}
+
+/**
+ * The directory facilitator (the FIPA agent df@<platform>), for one agent: it registers, modifies
+ * and deregisters that agent's own services, and searches everyone's. Entries are replicated to
+ * every node; a client agent's stay while it moves to another device and go when it is stopped.
+ * Rejections are SiebogErrors: 400 a bad service or template (over a limit, a lease under 1 s or
+ * over a day), 404 no such service, 504 df did not answer.
+ */
+export interface DirectoryFacilitator {
+  register(service: ServiceDescription, options?: { leaseMs?: number }): Promise<ServiceEntry>;
+  modify(service: ServiceDescription, options?: { leaseMs?: number }): Promise<ServiceEntry>;
+  deregister(name: string): Promise<void>;
+  /** Entries in agent then service-name order; pass the last one as `after` for the next page. */
+  search(template?: ServiceTemplate, options?: { limit?: number; after?: ServiceEntry }): Promise<{ entries: ServiceEntry[]; more: boolean }>;
 }
 
 /** A request refused by the server (or by the library before sending); status is an HTTP status. */

@@ -2,6 +2,7 @@
 // imports this file and default-exports a subclass; the device runs it in its own Worker
 // (worker.js), one call at a time.
 import { validateMessage } from './acl.js';
+import { DirectoryFacilitator } from './df.js';
 import { SiebogError } from './session.js';
 
 // Symbol.for, not Symbol(): an agent module may reach this file by another URL than worker.js
@@ -101,6 +102,16 @@ export class Agent {
       return Promise.reject(new SiebogError(400, `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_ASK_TIMEOUT_MS}, got ${timeoutMs}`));
     }
     return runtime.ask(message, timeoutMs);
+  }
+
+  /**
+   * The directory facilitator, acting for this agent: `register`, `modify`, `deregister` (this
+   * agent's own services) and `search`, each a promise (rejected with a SiebogError whose
+   * `status` says why: 400 bad service or template, 404 no such service, 504 df did not answer).
+   * @returns {DirectoryFacilitator}
+   */
+  get df() {
+    return new DirectoryFacilitator(this);
   }
 
   /**

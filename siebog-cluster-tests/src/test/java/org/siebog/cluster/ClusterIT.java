@@ -274,6 +274,15 @@ class ClusterIT {
             // Generous: each ask queues behind thousands of messages in flight, on a machine that may be busy.
             before.put(counter, cluster.api(1).ask(counter, 30_000));
         }
+        // The directory facilitator's entries outlive the node they were registered through.
+        String service = "{\"action\": \"register\", \"service\": {\"type\": \"cluster-df\", \"name\": \"counting\"}}";
+        for (String counter : counters) {
+            ClusterApi.Reply registered = cluster.api(3).post("messages?awaitReplyMs=10000",
+                    "{\"performative\": \"REQUEST\", \"sender\": \"" + counter + "\", \"receivers\": [\"df@siebog\"], \"content\": "
+                            + jakarta.json.Json.createValue(service) + "}");
+            assertEquals(200, registered.status(), registered::toString);
+            assertTrue(registered.body().contains("INFORM"), registered::toString);
+        }
         cluster.kill("node3");
         Thread.sleep(4000);
         for (String counter : counters) {
@@ -293,6 +302,11 @@ class ClusterIT {
                     () -> counter + " (before the kill: " + before.get(counter) + ")");
             String location = cluster.api(2).get("agents/" + counter).object().getString("location");
             assertTrue(List.of("node1", "node2").contains(location), counter + " lives on " + location);
+        }
+        for (int n = 1; n <= 2; n++) {
+            List<String> offering = cluster.api(n).get("services?type=cluster-df").array().stream()
+                    .map(v -> ((JsonObject) v).getString("agent")).toList();
+            assertEquals(counters, offering, "node" + n + "'s directory facilitator, after node3 died");
         }
         List<String> names = cluster.api(1).get("nodes").array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList();
         assertEquals(List.of("node1", "node2"), names);

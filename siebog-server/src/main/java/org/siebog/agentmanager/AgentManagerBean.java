@@ -23,6 +23,7 @@ import org.siebog.api.UnknownAgentClassException;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.RemoteNodes;
+import org.siebog.df.ServiceDirectory;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.placement.PlacementSelector;
@@ -55,6 +56,9 @@ public class AgentManagerBean implements AgentManager {
 
     @Inject
     ClientAgents clientAgents;
+
+    @Inject
+    ServiceDirectory services;
 
     private final PlacementSelector placement = PlacementSelectors.fromSystemProperty();
 
@@ -115,6 +119,7 @@ public class AgentManagerBean implements AgentManager {
         } else {
             stopOn(entry.node(), aid, true);
         }
+        services.agentStopped(aid);
     }
 
     private void stopOn(String node, AID aid, boolean unregister) {

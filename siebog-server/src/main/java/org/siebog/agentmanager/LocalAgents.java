@@ -25,6 +25,7 @@ import org.siebog.delivery.Journal;
 import org.siebog.delivery.LocalInstances;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.ReplyInboxes;
+import org.siebog.df.DirectoryAgent;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.Failures;
@@ -208,6 +209,9 @@ public class LocalAgents implements LocalInstances {
         }
         if (ReplyInboxes.nodeOf(aid).isPresent()) {
             throw new InvalidAgentRequestException("bad agent name: names of the form reply-NODE-UUID are reserved for reply inboxes");
+        }
+        if (DirectoryAgent.NAME.equals(name)) {
+            throw new AgentNameInUseException(aid); // the directory facilitator, on every node
         }
         return aid;
     }

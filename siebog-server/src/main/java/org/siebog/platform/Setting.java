@@ -61,7 +61,9 @@ public enum Setting {
     DEVICE_PLACEMENT_SEED("siebog.device.placement-seed", "random", () -> null),
     STATE_MAX_BYTES("siebog.state.max-bytes", "65536"),
     STATE_MAX_PENDING("siebog.state.max-pending", "256"),
-    EVENTS_MAX_SUBSCRIBERS("siebog.events.max-subscribers", "64");
+    EVENTS_MAX_SUBSCRIBERS("siebog.events.max-subscribers", "64"),
+    DF_MAX_SERVICES_PER_AGENT("siebog.df.max-services-per-agent", "32"),
+    DF_MAX_LEASE_MS("siebog.df.max-lease-ms", "86400000");
 
     private static final Logger LOG = Logger.getLogger(Setting.class.getName());
     /** Settings whose bad value was reported: once each, not at every read. */

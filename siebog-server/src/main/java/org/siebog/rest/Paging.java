@@ -75,6 +75,16 @@ final class Paging {
         return new Page<>(items, encode(key.apply(items.get(limit - 1))));
     }
 
+    /** The cursor to the page after the entry of {@code key}, for a listing that pages itself. */
+    static String cursor(String key) {
+        return encode(key);
+    }
+
+    /** The key a cursor ({@code after}) stands for, or null without one. */
+    static String afterKey(String after) {
+        return after == null ? null : decode(after);
+    }
+
     /** The page as the answer: the entries, and a {@code Link} to the next page when there is one. */
     static Response response(Page<?> page, UriInfo uri) {
         Response.ResponseBuilder response = Response.ok(page.items());
@@ -84,7 +94,7 @@ final class Paging {
         return response.build();
     }
 
-    private static int limit(String text) {
+    static int limit(String text) {
         try {
             int limit = Integer.parseInt(text);
             if (limit >= 1 && limit <= MAX_LIMIT) {

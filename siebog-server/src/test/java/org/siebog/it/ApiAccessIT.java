@@ -95,6 +95,7 @@ class ApiAccessIT {
                 new Endpoint("GET /me", READERS, c -> c.api.get("me")),
                 new Endpoint("GET /sniffer", ADMINS, c -> c.api.getStream("sniffer?agent=" + c.witness)),
                 new Endpoint("GET /devices", READERS, c -> c.api.get("devices")),
+                new Endpoint("GET /services", READERS, c -> c.api.get("services?type=none")),
                 new Endpoint("GET /siebog-examples/api/sender-receiver/runs/{id}", READERS,
                         c -> c.api.examples().get("sender-receiver/runs/none")),
                 new Endpoint("POST /agents", ADMINS, c -> c.api.tryStartAgent("Recorder", "started-" + NAMES.incrementAndGet(), Map.of())),

@@ -1,0 +1,66 @@
+package org.siebog.df;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Local;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+
+import org.siebog.api.AID;
+import org.siebog.api.DirectoryFacilitator;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.ServiceDescription;
+import org.siebog.api.ServiceEntry;
+import org.siebog.api.ServiceTemplate;
+import org.siebog.platform.Failures;
+
+/** The directory facilitator for Java code ({@link DirectoryFacilitator#JNDI_NAME}): waits for {@link ServiceDirectory}'s writes. */
+@Singleton
+@Local(DirectoryFacilitator.class)
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.SUPPORTS)
+public class DirectoryFacilitatorBean implements DirectoryFacilitator {
+
+    @Inject
+    ServiceDirectory services;
+
+    @Override
+    public ServiceEntry register(AID agent, ServiceDescription service, Duration lease) {
+        return written(services.register(agent, service, lease, false));
+    }
+
+    @Override
+    public ServiceEntry modify(AID agent, ServiceDescription service, Duration lease) {
+        return written(services.register(agent, service, lease, true));
+    }
+
+    @Override
+    public void deregister(AID agent, String serviceName) {
+        written(services.deregister(agent, serviceName));
+    }
+
+    @Override
+    public List<ServiceEntry> search(ServiceTemplate template, int maxResults) {
+        return services.search(template, null, maxResults).entries();
+    }
+
+    @Override
+    public List<ServiceEntry> search(ServiceTemplate template, ServiceEntry after, int maxResults) {
+        return services.search(template, after == null ? null : ServiceDirectory.keyOf(after), maxResults).entries();
+    }
+
+    private static <T> T written(CompletableFuture<T> write) {
+        try {
+            return write.join();
+        } catch (CompletionException failed) {
+            throw Failures.refusal(failed, cause -> new RemoteNodeException("the directory could not be written on every node: " + cause));
+        }
+    }
+}
