@@ -142,6 +142,13 @@ export interface DirectoryFacilitator {
   deregister(name: string): Promise<void>;
   /** Entries in agent then service-name order; pass the last one as `after` for the next page. */
   search(template?: ServiceTemplate, options?: { limit?: number; after?: ServiceEntry }): Promise<{ entries: ServiceEntry[]; more: boolean }>;
+  /**
+   * Resolves with a subscription id; each change to a matching service then reaches onMessage as an
+   * INFORM from df with that conversationId (protocol 'fipa-subscribe') and content
+   * {"change": "registered" | "modified" | "deregistered" | "expired", "entry": ServiceEntry}.
+   */
+  subscribe(template?: ServiceTemplate, options?: { leaseMs?: number }): Promise<string>;
+  unsubscribe(subscription: string): Promise<void>;
 }
 
 /** A request refused by the server (or by the library before sending); status is an HTTP status. */

@@ -1,5 +1,5 @@
 // The directory facilitator from browsers: a client agent registers through this.df (df@siebog),
-// searches what server agents registered, is refused what it may not do, keeps its entry when its
+// searches what server agents registered, hears of changes it subscribed to, is refused what it may not do, keeps its entry when its
 // device closes and it moves, and loses it when it is stopped. GET /api/services shows it all.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,6 +35,9 @@ describe('the directory facilitator from client agents', () => {
 
   test('register, find server and client entries alike, refusals, survive a move, gone when stopped', async () => {
     const yellow = await start('Yellow', 'yellow', { device: a.id });
+    const watcher = await start('Yellow', 'watcher', { device: b.id });
+    const subscribed = await order(watcher.aid, { do: 'subscribe', template: { type: 'e2e-df' } });
+    assert.match(subscribed.result, /^df-subscription-/);
     const registered = await order(yellow.aid, {
       do: 'register', service: { type: 'e2e-df', name: 'browser-books', protocols: ['fipa-contract-net'], properties: { where: 'browser' } },
     });
@@ -69,6 +72,12 @@ describe('the directory facilitator from client agents', () => {
     assert.deepEqual((await services('type=e2e-df&name=browser-books')).map((e) => e.agent), [yellow.aid]);
     const again = await order(yellow.aid, { do: 'modify', service: { type: 'e2e-df', name: 'browser-books', properties: { where: 'B' } } });
     assert.equal(again.result.service.properties.where, 'B');
+
+    const heard = await eventually('the watcher heard of the changes', async () => {
+      const { result } = await order(watcher.aid, { do: 'heard' });
+      return result.length >= 3 ? result : null;
+    });
+    assert.deepEqual(heard, ['registered browser-books', 'registered server-books', 'modified browser-books']);
 
     await stopAgent(yellow.aid);
     assert.deepEqual((await services('type=e2e-df')).map((e) => e.agent), [server.aid], 'a stopped client agent’s entries go');

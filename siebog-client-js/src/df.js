@@ -44,6 +44,23 @@ export class DirectoryFacilitator {
     return { entries, more };
   }
 
+  /**
+   * Subscribes this agent to the changes of the services that match `template`: each arrives in
+   * onMessage as an INFORM from df whose conversationId is the id this resolves with (protocol
+   * 'fipa-subscribe'), content {"change": "registered" | "modified" | "deregistered" | "expired", "entry"}.
+   * @param {object} [template]
+   * @param {{leaseMs?: number}} [options] without leaseMs it holds until the agent stops
+   * @returns {Promise<string>}
+   */
+  async subscribe(template = {}, { leaseMs } = {}) {
+    return (await this.#act({ action: 'subscribe', template, leaseMs })).subscription;
+  }
+
+  /** Ends a subscription (404 when there is none of that id). */
+  async unsubscribe(subscription) {
+    await this.#act({ action: 'unsubscribe', subscription });
+  }
+
   async #act(action) {
     const platform = this.#agent.aid.slice(this.#agent.aid.indexOf('@') + 1);
     const answer = await this.#agent.ask({

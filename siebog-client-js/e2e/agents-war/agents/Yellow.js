@@ -1,11 +1,20 @@
 // Uses the directory facilitator (this.df) on command, for e2e/directory.test.js. A REQUEST's
-// content is {"do": "register" | "modify" | "deregister" | "search", "service"?, "name"?,
+// content is {"do": "register" | "modify" | "deregister" | "search" | "subscribe" | "heard", "service"?, "name"?,
 // "template"?, "leaseMs"?, "limit"?}; the answer is an INFORM with the result as JSON, or a FAILURE
 // {"status", "message"}.
 import { Agent } from '/siebog/js/agent.js';
 
 export default class Yellow extends Agent {
+  onStart() {
+    this.heard = []; // notifications of its subscription, as "change name"
+  }
+
   async onMessage(msg) {
+    if (msg.protocol === 'fipa-subscribe') {
+      const { change, entry } = JSON.parse(msg.content);
+      this.heard.push(`${change} ${entry.service.name}`);
+      return;
+    }
     if (msg.performative !== 'REQUEST') return;
     const order = JSON.parse(msg.content);
     try {
@@ -22,6 +31,8 @@ export default class Yellow extends Agent {
       case 'modify': return this.df.modify(service, { leaseMs });
       case 'deregister': return this.df.deregister(name);
       case 'search': return this.df.search(template, { limit });
+      case 'subscribe': return this.df.subscribe(template, { leaseMs });
+      case 'heard': return this.heard;
       default: throw new Error(`unknown order ${action}`);
     }
   }

@@ -22,7 +22,8 @@ import java.util.List;
  * List<ServiceEntry> sellers = df.search(ServiceTemplate.ofType("book-selling"), 100);
  * }</pre>
  *
- * <p>Registering and deregistering write to every node before they return; searching reads this
+ * <p>An agent can also {@link #subscribe} to the changes of the services it is interested in.
+ * Registering and deregistering write to every node before they return; searching reads this
  * node only. Results come in a fixed order (by agent, then service name), so a long listing is read
  * page by page with {@link #search(ServiceTemplate, ServiceEntry, int)}.
  */
@@ -88,4 +89,34 @@ public interface DirectoryFacilitator {
      * @throws InvalidAgentRequestException {@code maxResults} out of range
      */
     List<ServiceEntry> search(ServiceTemplate template, ServiceEntry after, int maxResults);
+
+    /**
+     * Tells {@code subscriber} of every change to the services that match {@code template}, as
+     * messages: an INFORM from {@code df@<platform>} per change, in the conversation named by the
+     * returned id (protocol {@code fipa-subscribe}, language {@code json}), whose content is
+     * {@code {"change": "registered" | "modified" | "deregistered" | "expired", "entry": {...}}}.
+     * One node sends each notification (the one that made the change, or for an expiry one chosen
+     * by the entry); a notification may be lost while nodes join or leave, so a subscriber that
+     * must not miss one searches again after a {@code node-left} event.
+     *
+     * @param subscriber the agent to tell; its subscriptions end when it stops
+     * @param template   the services it wants to hear of
+     * @param lease      how long the subscription holds unless made again, or null for as long as the
+     *                   subscriber runs; at most {@code siebog.df.max-lease-ms}
+     * @return the subscription's id, the {@code conversationId} of its notifications
+     * @throws UnknownAgentException        the subscriber is not running
+     * @throws InvalidAgentRequestException the template is over its limits, the lease out of range, or
+     *                                      the agent has as many subscriptions as it may
+     *                                      ({@code siebog.df.max-services-per-agent})
+     */
+    String subscribe(AID subscriber, ServiceTemplate template, Duration lease);
+
+    /**
+     * Ends a subscription.
+     *
+     * @param subscriber the agent that subscribed
+     * @param subscriptionId what {@link #subscribe} returned
+     * @return false when there was no such subscription (never made, ended, or its lease ran out)
+     */
+    boolean unsubscribe(AID subscriber, String subscriptionId);
 }

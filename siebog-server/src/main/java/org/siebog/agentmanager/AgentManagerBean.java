@@ -24,6 +24,7 @@ import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.RemoteNodes;
 import org.siebog.df.ServiceDirectory;
+import org.siebog.df.ServiceSubscriptions;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.placement.PlacementSelector;
@@ -59,6 +60,9 @@ public class AgentManagerBean implements AgentManager {
 
     @Inject
     ServiceDirectory services;
+
+    @Inject
+    ServiceSubscriptions subscriptions;
 
     private final PlacementSelector placement = PlacementSelectors.fromSystemProperty();
 
@@ -120,6 +124,7 @@ public class AgentManagerBean implements AgentManager {
             stopOn(entry.node(), aid, true);
         }
         services.agentStopped(aid);
+        subscriptions.agentStopped(aid);
     }
 
     private void stopOn(String node, AID aid, boolean unregister) {

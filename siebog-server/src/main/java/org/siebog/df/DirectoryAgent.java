@@ -25,6 +25,7 @@ import org.siebog.api.AgentContext;
 import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.Performative;
 import org.siebog.api.RemoteNodeException;
+import org.siebog.api.ServiceTemplate;
 import org.siebog.api.SiebogException;
 import org.siebog.delivery.AgentHost;
 import org.siebog.platform.Failures;
@@ -42,8 +43,11 @@ import org.siebog.platform.PlatformConfig;
  * {"action": "modify",     "service": {...}, "leaseMs": 60000}   → INFORM {"entry": {...}}
  * {"action": "deregister", "name": "books"}                       → INFORM {}
  * {"action": "search",     "template": {...}, "limit": 100, "after": {entry}} → INFORM {"entries": [...], "more": false}
+ * {"action": "subscribe",  "template": {...}, "leaseMs": 60000}  → INFORM {"subscription": "df-subscription-..."}
+ * {"action": "unsubscribe", "subscription": "df-subscription-..."} → INFORM {}
  * </pre>
- * Register, modify and deregister act for the message's sender. A refusal is a FAILURE
+ * A subscriber then gets an INFORM per change (see {@link org.siebog.api.DirectoryFacilitator#subscribe}).
+ * Register, modify, deregister, subscribe and unsubscribe act for the message's sender. A refusal is a FAILURE
  * {@code {"status": 404, "error": "..."}} (the statuses of the REST API); content that is not such
  * an action, or another performative, is NOT_UNDERSTOOD with the same shape. Writes are answered
  * when every node has them, without holding the agent's lane meanwhile.
@@ -64,6 +68,9 @@ public class DirectoryAgent {
 
     @Inject
     ServiceDirectory services;
+
+    @Inject
+    ServiceSubscriptions subscriptions;
 
     private AID aid;
 
@@ -119,15 +126,17 @@ public class DirectoryAgent {
                         lease(action), name.equals("modify")).thenApply(entry -> JSON.createObjectBuilder().add("entry", ServiceJson.entry(entry)).build());
                 case "deregister" -> services.deregister(sender(request, name), text(action, "name")).thenApply(none -> JsonValue.EMPTY_JSON_OBJECT);
                 case "search" -> CompletableFuture.completedFuture(search(action));
-                default -> throw new NotUnderstood("\"action\" must be register, modify, deregister or search; got '" + name + "'");
+                case "subscribe" -> CompletableFuture.completedFuture(JSON.createObjectBuilder().add("subscription",
+                        subscriptions.subscribe(sender(request, name), template(action), lease(action))).build());
+                case "unsubscribe" -> CompletableFuture.completedFuture(unsubscribe(sender(request, name), text(action, "subscription")));
+                default -> throw new NotUnderstood("\"action\" must be register, modify, deregister, search, subscribe or unsubscribe; got '"
+                        + name + "'");
             };
         }
 
         private JsonObject search(JsonObject action) {
-            JsonValue template = action.get("template");
             JsonValue after = action.get("after");
-            ServiceDirectory.Page found = services.search(
-                    template == null ? ServiceJson.readTemplate(JsonValue.EMPTY_JSON_OBJECT) : ServiceJson.readTemplate(asObject("template", template)),
+            ServiceDirectory.Page found = services.search(template(action),
                     after == null || after == JsonValue.NULL ? null : ServiceDirectory.keyOf(ServiceJson.readCursor(asObject("after", after))),
                     action.containsKey("limit") ? whole(action, "limit") : DEFAULT_LIMIT);
             return JSON.createObjectBuilder().add("entries", ServiceJson.entries(found.entries())).add("more", found.more()).build();
@@ -157,6 +166,18 @@ public class DirectoryAgent {
         @Override
         public void restoreState(AgentContext context, byte[] state) {
         }
+    }
+
+    private JsonObject unsubscribe(AID subscriber, String id) {
+        if (!subscriptions.unsubscribe(subscriber, id)) {
+            throw new UnknownSubscriptionException(subscriber, id);
+        }
+        return JsonValue.EMPTY_JSON_OBJECT;
+    }
+
+    private static ServiceTemplate template(JsonObject action) {
+        JsonValue template = action.get("template");
+        return ServiceJson.readTemplate(template == null ? JsonValue.EMPTY_JSON_OBJECT : asObject("template", template));
     }
 
     private static AID sender(ACLMessage request, String action) {
@@ -220,6 +241,18 @@ public class DirectoryAgent {
 
     private static JsonObject failure(int status, String error) {
         return JSON.createObjectBuilder().add("status", status).add("error", error).build();
+    }
+
+    /** 404: no such subscription of the sender (never made, ended, or its lease ran out). */
+    private static final class UnknownSubscriptionException extends SiebogException {
+        UnknownSubscriptionException(AID subscriber, String id) {
+            super("agent " + subscriber + " has no subscription '" + id + "' to the directory");
+        }
+
+        @Override
+        public int status() {
+            return 404;
+        }
     }
 
     /** Content df cannot read: answered NOT_UNDERSTOOD (400), nothing done. */

@@ -31,6 +31,9 @@ public class DirectoryFacilitatorBean implements DirectoryFacilitator {
     @Inject
     ServiceDirectory services;
 
+    @Inject
+    ServiceSubscriptions subscriptions;
+
     @Override
     public ServiceEntry register(AID agent, ServiceDescription service, Duration lease) {
         return written(services.register(agent, service, lease, false));
@@ -54,6 +57,16 @@ public class DirectoryFacilitatorBean implements DirectoryFacilitator {
     @Override
     public List<ServiceEntry> search(ServiceTemplate template, ServiceEntry after, int maxResults) {
         return services.search(template, after == null ? null : ServiceDirectory.keyOf(after), maxResults).entries();
+    }
+
+    @Override
+    public String subscribe(AID subscriber, ServiceTemplate template, Duration lease) {
+        return subscriptions.subscribe(subscriber, template, lease);
+    }
+
+    @Override
+    public boolean unsubscribe(AID subscriber, String subscriptionId) {
+        return subscriptions.unsubscribe(subscriber, subscriptionId);
     }
 
     private static <T> T written(CompletableFuture<T> write) {

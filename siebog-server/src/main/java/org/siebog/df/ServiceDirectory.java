@@ -34,6 +34,7 @@ import org.siebog.api.ServiceEntry;
 import org.siebog.api.ServiceTemplate;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.api.UnknownServiceException;
+import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.StringCaches;
 
@@ -45,7 +46,8 @@ import org.siebog.directory.StringCaches;
  * complete; searches read {@link ServiceIndex}, this node's parsed copy, which the cache's
  * listener keeps.
  *
- * <p>Writes return futures that complete when every node has the change: the FIPA agent
+ * <p>The node that makes a change tells the subscribers ({@link ServiceSubscriptions}) from the
+ * cache's listener. Writes return futures that complete when every node has the change: the FIPA agent
  * {@code df@<platform>} answers from them without holding its lane.
  */
 @ApplicationScoped
@@ -56,10 +58,16 @@ public class ServiceDirectory {
     @Inject
     AgentDirectory agents;
 
+    @Inject
+    ServiceSubscriptions subscriptions;
+
+    @Inject
+    ClusterNode cluster;
+
     private AdvancedCache<String, String> cache;
     private final ServiceIndex index = new ServiceIndex();
     private final Changes changes = new Changes();
-    private Clock clock = Clock.systemUTC();
+    private final Clock clock = Clock.systemUTC();
 
     @Resource(lookup = "java:jboss/infinispan/cache/siebog/services")
     void setCache(Cache<String, String> injected) {
@@ -137,9 +145,13 @@ public class ServiceDirectory {
         index.keysOf(agent).forEach(writer::remove);
     }
 
-    /** For tests: a clock to run leases out with. */
-    void clock(Clock testClock) {
-        clock = testClock;
+    /**
+     * Whether this node tells the subscribers that the entry of {@code key} expired: every node
+     * expires its copy on its own, so one is chosen by the key, the same on every node.
+     */
+    private boolean tellsOfExpiry(String key) {
+        List<String> members = cluster.members();
+        return members.get(Math.floorMod(key.hashCode(), members.size())).equals(cluster.name());
     }
 
     /**
@@ -166,15 +178,30 @@ public class ServiceDirectory {
         @CacheEntryCreated
         @CacheEntryModified
         public void written(CacheEntryEvent<String, String> event) {
-            if (event.getValue() != null) {
-                index.put(parse(event.getValue()));
+            if (event.getValue() == null) {
+                return;
+            }
+            ServiceEntry entry = parse(event.getValue());
+            index.put(entry);
+            if (event.isOriginLocal()) { // the node that made the change tells the subscribers
+                subscriptions.changed(event.getType() == Event.Type.CACHE_ENTRY_CREATED ? "registered" : "modified", entry);
             }
         }
 
         @CacheEntryRemoved
-        @CacheEntryExpired
         public void removed(CacheEntryEvent<String, String> event) {
-            index.remove(event.getKey());
+            ServiceEntry old = index.remove(event.getKey());
+            if (old != null && event.isOriginLocal()) {
+                subscriptions.changed("deregistered", old);
+            }
+        }
+
+        @CacheEntryExpired
+        public void expired(CacheEntryEvent<String, String> event) {
+            ServiceEntry old = index.remove(event.getKey());
+            if (old != null && tellsOfExpiry(event.getKey())) {
+                subscriptions.changed("expired", old);
+            }
         }
 
         @TopologyChanged

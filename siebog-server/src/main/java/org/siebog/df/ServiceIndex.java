@@ -49,11 +49,13 @@ final class ServiceIndex {
         });
     }
 
-    void remove(String key) {
+    /** Removes the entry of {@code key}; returns it, or null when there was none. */
+    ServiceEntry remove(String key) {
         ServiceEntry old = byKey.remove(key);
         if (old != null) {
             removeFromType(old.service().type(), key);
         }
+        return old;
     }
 
     /** Empties a type's map when its last entry goes: types are named by agents, so none may linger. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
@@ -32,6 +33,7 @@ import org.siebog.api.ServiceTemplate;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.api.UnknownServiceException;
 import org.siebog.it.SiebogApi.Reply;
+import org.siebog.it.agents.AgentRecords;
 
 /**
  * The directory facilitator through its three doors: the {@link DirectoryFacilitator} EJB (in the
@@ -51,6 +53,9 @@ class DirectoryFacilitatorIT {
 
     @EJB(lookup = AgentManager.JNDI_NAME)
     AgentManager agents;
+
+    @Inject
+    AgentRecords records;
 
     private final SiebogApi siebog = SiebogApi.testServer();
 
@@ -119,6 +124,40 @@ class DirectoryFacilitatorIT {
     }
 
     @Test
+    void aSubscriberHearsOfEachChangeToTheServicesItWatchesUntilItUnsubscribes() {
+        AID watcher = agents.start("Recorder", "df-watcher", Map.of()).aid();
+        AID seller = agents.start("Recorder", "df-watched", Map.of()).aid();
+        String id = df.subscribe(watcher, ServiceTemplate.ofType("watched"), Duration.ofMinutes(5));
+        df.register(seller, ServiceDescription.of("watched", "a"), null);
+        df.register(seller, ServiceDescription.of("unwatched", "b"), null);
+        df.modify(seller, ServiceDescription.of("watched", "a").withProperty("k", "v"), null);
+        df.deregister(seller, "a");
+        df.register(seller, ServiceDescription.of("watched", "short"), Duration.ofSeconds(1));
+
+        // The expiry comes when the cache's reaper finds it: within 5 s of the lease's end (cluster-profile.cli).
+        SiebogApi.await("five notifications", () -> records.of("df-watcher").messages().size() >= 5);
+        List<AgentRecords.Entry> heard = records.of("df-watcher").messages();
+        assertEquals(List.of("registered a", "modified a", "deregistered a", "registered short", "expired short"),
+                heard.stream().map(m -> {
+                    JsonObject content = Json.createReader(new StringReader(m.content())).readObject();
+                    return content.getString("change") + " " + content.getJsonObject("entry").getJsonObject("service").getString("name");
+                }).toList());
+        heard.forEach(m -> {
+            assertEquals("INFORM", m.performative());
+            assertEquals("df@siebog", m.sender());
+            assertEquals(id, m.conversationId());
+        });
+
+        assertTrue(df.unsubscribe(watcher, id));
+        assertFalse(df.unsubscribe(watcher, id));
+        df.register(seller, ServiceDescription.of("watched", "unheard"), null);
+        SiebogApi.sleep(500);
+        assertEquals(5, records.of("df-watcher").messages().size(), "no notification after unsubscribing");
+        agents.stop(seller);
+        agents.stop(watcher);
+    }
+
+    @Test
     @RunAsClient
     void theFipaAgentDfRegistersForTheSenderAndSearchesAndAnswersWhatItCannotDo() {
         String seller = siebog.startAgent("Recorder", "df-by-message");
@@ -156,6 +195,14 @@ class DirectoryFacilitatorIT {
             assertEquals(400, content(refused).getInt("status"));
         }
         assertEquals(List.of(), siebog.get("services?type=t").array());
+
+        JsonObject subscribed = askDf(seller, "{\"action\": \"subscribe\", \"template\": {\"type\": \"msg-selling\"}}");
+        assertTrue(content(subscribed).getString("subscription").startsWith("df-subscription-"), subscribed::toString);
+        JsonObject unsubscribed = askDf(seller, "{\"action\": \"unsubscribe\", \"subscription\": \""
+                + content(subscribed).getString("subscription") + "\"}");
+        assertEquals("INFORM", unsubscribed.getString("performative"), unsubscribed::toString);
+        JsonObject unknown = askDf(seller, "{\"action\": \"unsubscribe\", \"subscription\": \"df-subscription-none\"}");
+        assertEquals(404, content(unknown).getInt("status"), unknown::toString);
         siebog.stopAgent(seller);
     }
 
