@@ -126,8 +126,8 @@ public class DirectoryAgent {
                         lease(action), name.equals("modify")).thenApply(entry -> JSON.createObjectBuilder().add("entry", ServiceJson.entry(entry)).build());
                 case "deregister" -> services.deregister(sender(request, name), text(action, "name")).thenApply(none -> JsonValue.EMPTY_JSON_OBJECT);
                 case "search" -> CompletableFuture.completedFuture(search(action));
-                case "subscribe" -> CompletableFuture.completedFuture(JSON.createObjectBuilder().add("subscription",
-                        subscriptions.subscribe(sender(request, name), template(action), lease(action))).build());
+                case "subscribe" -> subscriptions.subscribe(sender(request, name), template(action), lease(action))
+                        .thenApply(id -> JSON.createObjectBuilder().add("subscription", id).build());
                 case "unsubscribe" -> CompletableFuture.completedFuture(unsubscribe(sender(request, name), text(action, "subscription")));
                 default -> throw new NotUnderstood("\"action\" must be register, modify, deregister, search, subscribe or unsubscribe; got '"
                         + name + "'");

@@ -61,7 +61,7 @@ public class DirectoryFacilitatorBean implements DirectoryFacilitator {
 
     @Override
     public String subscribe(AID subscriber, ServiceTemplate template, Duration lease) {
-        return subscriptions.subscribe(subscriber, template, lease);
+        return written(subscriptions.subscribe(subscriber, template, lease));
     }
 
     @Override

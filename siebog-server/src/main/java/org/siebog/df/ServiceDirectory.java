@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -104,11 +103,7 @@ public class ServiceDirectory {
                     + " services in the directory, as many as one agent may (siebog.df.max-services-per-agent)");
         }
         ServiceEntry entry = new ServiceEntry(agent, service, lease == null ? null : now.plus(lease));
-        String json = ServiceJson.entry(entry).toString();
-        AdvancedCache<String, String> writer = cache.withFlags(Flag.IGNORE_RETURN_VALUES);
-        CompletableFuture<String> written = lease == null ? writer.putAsync(key, json)
-                : writer.putAsync(key, json, lease.toMillis(), TimeUnit.MILLISECONDS);
-        return written.thenApply(ignored -> entry);
+        return ServiceLimits.putLeased(cache, key, ServiceJson.entry(entry).toString(), lease).thenApply(ignored -> entry);
     }
 
     public CompletableFuture<Void> deregister(AID agent, String serviceName) {

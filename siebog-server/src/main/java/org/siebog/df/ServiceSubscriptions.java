@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -84,8 +84,8 @@ public class ServiceSubscriptions {
         cache.removeListener(changes);
     }
 
-    /** Subscribes; returns the subscription's id. */
-    public String subscribe(AID subscriber, ServiceTemplate template, Duration lease) {
+    /** Subscribes; completes with the subscription's id once every node has it. */
+    public CompletableFuture<String> subscribe(AID subscriber, ServiceTemplate template, Duration lease) {
         ServiceLimits.check(template);
         ServiceLimits.checkLease(lease);
         if (agents.lookup(subscriber).isEmpty()) {
@@ -99,14 +99,7 @@ public class ServiceSubscriptions {
         }
         String id = "df-subscription-" + UUID.randomUUID();
         Subscription subscription = new Subscription(subscriber, id, template, lease == null ? null : now.plus(lease));
-        String json = toJson(subscription).toString();
-        AdvancedCache<String, String> writer = cache.withFlags(Flag.IGNORE_RETURN_VALUES);
-        if (lease == null) {
-            writer.put(ServiceIndex.key(subscriber, id), json);
-        } else {
-            writer.put(ServiceIndex.key(subscriber, id), json, lease.toMillis(), TimeUnit.MILLISECONDS);
-        }
-        return id;
+        return ServiceLimits.putLeased(cache, ServiceIndex.key(subscriber, id), toJson(subscription).toString(), lease).thenApply(ignored -> id);
     }
 
     public boolean unsubscribe(AID subscriber, String id) {
