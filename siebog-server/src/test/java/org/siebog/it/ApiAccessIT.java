@@ -107,7 +107,9 @@ class ApiAccessIT {
                 new Endpoint("POST /messages with a sender", ADMINS,
                         c -> c.api.trySend(message("INFORM").from(c.witness).to(c.witness).content("posted").json())),
                 new Endpoint("POST /siebog-examples/api/sender-receiver/runs", ADMINS,
-                        c -> c.api.examples().post("sender-receiver/runs", "{\"pairs\": 1, \"warmup\": 1, \"measured\": 1}")));
+                        c -> c.api.examples().post("sender-receiver/runs", "{\"pairs\": 1, \"warmup\": 1, \"measured\": 1}")),
+                new Endpoint("POST /siebog-examples/api/df-bench/runs", ADMINS,
+                        c -> c.api.examples().post("df-bench/runs", "{\"registrations\": 0}")));
     }
 
     @Test
