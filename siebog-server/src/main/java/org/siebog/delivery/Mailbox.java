@@ -49,7 +49,10 @@ public final class Mailbox implements Runnable {
     private int untimed;
 
     private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
-    /** The agent's own tasks; at most one per open question (its answer or its failure), so bounded as they are. */
+    /**
+     * The agent's own tasks: for each open question its timeout, its refusal or its forwarded answer,
+     * whichever come (at most three), so bounded as the questions are.
+     */
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final PendingAsks asks = new PendingAsks(PlatformConfig.SYSTEM.maxPendingAsks());
     private volatile Journal journal = Journal.NONE;

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -103,7 +104,7 @@ public class ServiceDirectory {
                     + " services in the directory, as many as one agent may (siebog.df.max-services-per-agent)");
         }
         ServiceEntry entry = new ServiceEntry(agent, service, lease == null ? null : now.plus(lease));
-        return ServiceLimits.putLeased(cache, key, ServiceJson.entry(entry).toString(), lease).thenApply(ignored -> entry);
+        return putLeased(cache, key, ServiceJson.entry(entry).toString(), lease).thenApply(ignored -> entry);
     }
 
     public CompletableFuture<Void> deregister(AID agent, String serviceName) {
@@ -132,6 +133,12 @@ public class ServiceDirectory {
     /** Where an entry is in the order of searches: a page's last key is the cursor to the next. */
     public static String keyOf(ServiceEntry entry) {
         return ServiceIndex.key(entry);
+    }
+
+    /** Writes {@code json} under {@code key} on every node, to expire after {@code lease} (null: never). */
+    static CompletableFuture<String> putLeased(AdvancedCache<String, String> cache, String key, String json, Duration lease) {
+        AdvancedCache<String, String> writer = cache.withFlags(Flag.IGNORE_RETURN_VALUES);
+        return lease == null ? writer.putAsync(key, json) : writer.putAsync(key, json, lease.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Removes every entry of an agent that stopped (its leases need not run out first). */

@@ -109,9 +109,7 @@ public final class ServiceJson {
     /** An entry a caller sent back as a search cursor. */
     public static ServiceEntry readCursor(JsonObject json) {
         try {
-            String expires = json.getString("expires", null);
-            return new ServiceEntry(AID.parse(json.getString("agent")), readService(json.getJsonObject("service")),
-                    expires == null ? null : Instant.parse(expires));
+            return readEntry(json);
         } catch (ClassCastException | NullPointerException | IllegalArgumentException | DateTimeParseException e) {
             throw new InvalidAgentRequestException("\"after\" must be an entry of the previous page: " + e.getMessage());
         }

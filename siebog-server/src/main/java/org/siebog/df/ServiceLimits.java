@@ -4,11 +4,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.infinispan.AdvancedCache;
-import org.infinispan.context.Flag;
 
 import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.ServiceDescription;
@@ -21,7 +16,7 @@ import org.siebog.platform.Setting;
  * {@value #MAX_TEXT} characters, each list {@value #MAX_LIST} names, {@value #MAX_PROPERTIES}
  * properties; an agent at most {@code siebog.df.max-services-per-agent} services, each lease at
  * most {@code siebog.df.max-lease-ms}. Beyond: 400, naming the field, and nothing registered. A
- * lease is the entry's lifespan in its cache ({@link #putLeased}).
+ * lease is the entry's lifespan in its cache ({@link ServiceDirectory#putLeased}).
  */
 final class ServiceLimits {
 
@@ -73,12 +68,6 @@ final class ServiceLimits {
             throw new InvalidAgentRequestException("a lease must be from 1000 to " + max + " ms (siebog.df.max-lease-ms), or none; got "
                     + lease.toMillis() + " ms");
         }
-    }
-
-    /** Writes {@code json} under {@code key} on every node, to expire after {@code lease} (null: never). */
-    static CompletableFuture<String> putLeased(AdvancedCache<String, String> cache, String key, String json, Duration lease) {
-        AdvancedCache<String, String> writer = cache.withFlags(Flag.IGNORE_RETURN_VALUES);
-        return lease == null ? writer.putAsync(key, json) : writer.putAsync(key, json, lease.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     static void checkMaxResults(int maxResults) {

@@ -99,7 +99,7 @@ public class ServiceSubscriptions {
         }
         String id = "df-subscription-" + UUID.randomUUID();
         Subscription subscription = new Subscription(subscriber, id, template, lease == null ? null : now.plus(lease));
-        return ServiceLimits.putLeased(cache, ServiceIndex.key(subscriber, id), toJson(subscription).toString(), lease).thenApply(ignored -> id);
+        return ServiceDirectory.putLeased(cache, ServiceIndex.key(subscriber, id), toJson(subscription).toString(), lease).thenApply(ignored -> id);
     }
 
     public boolean unsubscribe(AID subscriber, String id) {
