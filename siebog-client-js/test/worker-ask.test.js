@@ -49,6 +49,23 @@ test('no answer in time rejects with 504, a refused question with the refusal, a
   assert.ok(out.some((r) => r.startsWith('failed 400 timeoutMs must be a whole number of milliseconds from 1 to 300000')), String(out));
 });
 
+test('an agent awaits at most 1,000 answers: the 1,001st question is refused with 503 and not sent', async () => {
+  deliver(100, 'flood f@siebog 300 1001');
+  await settle(20, 1002);
+  const first = take();
+  assert.equal(sends(first).filter((o) => o.message.performative === 'REQUEST').length, 1000, 'only 1,000 questions were sent');
+  assert.deepEqual(reports(first).map((r) => r.slice(0, 10)), ['failed 503'], 'the one over the bound ends at once');
+  assert.match(reports(first)[0], /already awaits answers to 1000 questions/);
+  await settle(400, 1000);
+  const timedOut = reports(take());
+  assert.equal(timedOut.filter((r) => r.startsWith('failed 504')).length, 1000);
+  deliver(101, 'ask g@siebog 50');
+  await settle(20, 2);
+  assert.equal(sends(take()).filter((o) => o.message.performative === 'REQUEST').length, 1, 'room again once they ended');
+  await settle(100);
+  take();
+});
+
 test('a stopped agent drops its open questions: a late answer settles nothing and is not handled', async () => {
   deliver(8, 'ask e@siebog 100');
   await settle(20, 2);

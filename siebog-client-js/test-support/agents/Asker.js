@@ -6,6 +6,9 @@ export default class Asker extends Agent {
     const [command, receiver, timeout] = (msg.content ?? '').split(' ');
     if (command === 'await') { // asks and awaits the answer inside onMessage
       this.report(await this.settled(receiver, Number(timeout)));
+    } else if (command === 'flood') { // asks `count` questions at once, each reported when it ends
+      const count = Number((msg.content ?? '').split(' ')[3]);
+      for (let i = 0; i < count; i++) this.settled(receiver, Number(timeout)).then((outcome) => this.report(outcome));
     } else if (command === 'ask') { // asks and goes on
       this.settled(receiver, Number(timeout)).then((outcome) => this.report(outcome));
     } else {

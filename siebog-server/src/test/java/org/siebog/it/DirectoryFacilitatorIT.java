@@ -94,6 +94,11 @@ class DirectoryFacilitatorIT {
         InvalidAgentRequestException lease = assertThrows(InvalidAgentRequestException.class,
                 () -> df.register(agent, ServiceDescription.of("x", "y"), Duration.ofMillis(10)));
         assertTrue(lease.getMessage().contains("siebog.df.max-lease-ms"), lease.getMessage());
+        InvalidAgentRequestException longLease = assertThrows(InvalidAgentRequestException.class,
+                () -> df.register(agent, ServiceDescription.of("x", "y"), Duration.ofMillis(86_400_001)));
+        assertTrue(longLease.getMessage().contains("from 1000 to 86400000 ms"), longLease.getMessage());
+        df.register(agent, ServiceDescription.of("x", "a-day"), Duration.ofMillis(86_400_000));
+        df.deregister(agent, "a-day");
         assertThrows(InvalidAgentRequestException.class, () -> df.register(agent, ServiceDescription.of("x", "y".repeat(1025)), null));
         assertThrows(InvalidAgentRequestException.class, () -> df.search(ServiceTemplate.any(), 1001));
         for (int i = 0; i < 32; i++) {
@@ -104,6 +109,12 @@ class DirectoryFacilitatorIT {
         assertTrue(many.getMessage().contains("siebog.df.max-services-per-agent"), many.getMessage());
         df.register(agent, ServiceDescription.of("many", "service-0").withProperty("renewed", "yes"), null); // a replacement is no new service
         assertEquals(32, df.search(ServiceTemplate.ofType("many"), 100).size());
+        for (int i = 0; i < 32; i++) {
+            df.subscribe(agent, ServiceTemplate.ofType("watched-" + i), null);
+        }
+        InvalidAgentRequestException subscriptions = assertThrows(InvalidAgentRequestException.class,
+                () -> df.subscribe(agent, ServiceTemplate.ofType("one-too-many"), null));
+        assertTrue(subscriptions.getMessage().contains("32 subscriptions"), subscriptions.getMessage());
         assertEquals(List.of(), df.search(ServiceTemplate.ofType("x"), 10));
         agents.stop(agent);
         assertEquals(List.of(), df.search(ServiceTemplate.ofType("many"), 100));
@@ -178,6 +189,13 @@ class DirectoryFacilitatorIT {
         Reply services = siebog.get("services?type=msg-selling&protocol=fipa-contract-net");
         assertEquals(200, services.status(), services::toString);
         assertEquals(entry, services.array().getJsonObject(0));
+
+        String other = siebog.startAgent("Recorder", "df-not-the-seller");
+        JsonObject notYours = askDf(other, "{\"action\": \"deregister\", \"name\": \"books\"}");
+        assertEquals("FAILURE", notYours.getString("performative"));
+        assertEquals(404, content(notYours).getInt("status"), "an agent deregisters its own services only");
+        assertEquals(1, siebog.get("services?type=msg-selling").array().size(), "the seller's entry is still there");
+        siebog.stopAgent(other);
 
         JsonObject gone = askDf(seller, "{\"action\": \"deregister\", \"name\": \"books\"}");
         assertEquals("INFORM", gone.getString("performative"), gone::toString);
