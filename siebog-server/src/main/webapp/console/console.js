@@ -138,7 +138,7 @@ async function showAgents(cursor) {
     stop.type = 'button';
     stop.textContent = 'Stop';
     stop.setAttribute('aria-label', `Stop ${a.aid}`);
-    stop.addEventListener('click', () => act(`Stopped ${a.aid}.`, () => send('DELETE', `agents/${encodeURIComponent(a.aid)}`)));
+    stop.addEventListener('click', () => act(`Stopped ${a.aid}.`, () => send('DELETE', `agents/${encodeURIComponent(a.aid)}`), a.aid));
     const watch = document.createElement('button');
     watch.type = 'button';
     watch.textContent = 'Messages';
@@ -148,15 +148,27 @@ async function showAgents(cursor) {
   });
 }
 
-/** Runs an admin's action, says how it went, and shows the agents again. */
-async function act(done, action) {
+/**
+ * Runs an admin's action, says how it went, and shows the agents again. A stop is answered once it
+ * is under way (204): the agent leaves the list when its node has stopped it, which for an agent on
+ * another node can come after the first reload, so the list is read again until `leaving` is gone
+ * (for at most 5 s).
+ */
+async function act(done, action, leaving = null) {
+  let refused = false;
   try {
     await action();
     say(done);
   } catch (e) {
+    refused = true;
     say(`Refused: ${e.message}`);
   }
   await showAgents(agentsView.page).catch((e) => say(e.message));
+  const listed = () => [...$('agents').querySelectorAll('tbody tr')].some((row) => row.dataset.key === leaving);
+  for (let tries = 0; leaving && !refused && tries < 20 && listed(); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await showAgents(agentsView.page).catch((e) => say(e.message));
+  }
 }
 
 /** A form's filled-in fields, by name. */
