@@ -169,6 +169,22 @@ public abstract class AbstractAgent implements Serializable {
     }
 
     /**
+     * The AID of a topic on this agent's platform: a message sent to it is published to the
+     * topic's subscribers (see {@link Topics}).
+     *
+     * <pre>{@code
+     * send(ACLMessage.builder(Performative.INFORM).receiver(topic("prices")).content("book=12.50"));
+     * }</pre>
+     *
+     * @param name the topic's name
+     * @return {@code topic:<name>@<platform>}
+     * @throws IllegalArgumentException not a valid topic name
+     */
+    protected final AID topic(String name) {
+        return Topics.topic(name, context.self().platform());
+    }
+
+    /**
      * Sends a message now; this agent is the sender unless the message names one.
      *
      * @param message the message

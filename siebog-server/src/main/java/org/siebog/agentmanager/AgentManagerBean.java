@@ -29,6 +29,7 @@ import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.placement.PlacementSelector;
 import org.siebog.placement.PlacementSelectors;
+import org.siebog.topic.TopicSubscriptions;
 
 /**
  * Agents at the level of the cluster: a new agent goes to the node the placement selector picks
@@ -63,6 +64,9 @@ public class AgentManagerBean implements AgentManager {
 
     @Inject
     ServiceSubscriptions subscriptions;
+
+    @Inject
+    TopicSubscriptions topics;
 
     private final PlacementSelector placement = PlacementSelectors.fromSystemProperty();
 
@@ -125,6 +129,7 @@ public class AgentManagerBean implements AgentManager {
         }
         services.agentStopped(aid);
         subscriptions.agentStopped(aid);
+        topics.agentStopped(aid);
     }
 
     private void stopOn(String node, AID aid, boolean unregister) {

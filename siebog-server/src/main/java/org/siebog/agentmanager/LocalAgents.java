@@ -17,6 +17,7 @@ import org.siebog.api.AgentManager;
 import org.siebog.api.AgentNameInUseException;
 import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.SiebogException;
+import org.siebog.api.Topics;
 import org.siebog.api.UnknownAgentClassException;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
@@ -35,6 +36,7 @@ import org.siebog.replication.AgentRecord;
 import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 import org.siebog.state.StateRefusedException;
+import org.siebog.topic.TopicAgent;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -210,8 +212,11 @@ public class LocalAgents implements LocalInstances {
         if (ReplyInboxes.nodeOf(aid).isPresent()) {
             throw new InvalidAgentRequestException("bad agent name: names of the form reply-NODE-UUID are reserved for reply inboxes");
         }
-        if (DirectoryAgent.NAME.equals(name)) {
-            throw new AgentNameInUseException(aid); // the directory facilitator, on every node
+        if (DirectoryAgent.NAME.equals(name) || TopicAgent.NAME.equals(name)) {
+            throw new AgentNameInUseException(aid); // the directory facilitator and the topics agent, on every node
+        }
+        if (Topics.isTopic(aid)) {
+            throw new InvalidAgentRequestException("bad agent name: names starting with '" + Topics.PREFIX + "' are topics");
         }
         return aid;
     }

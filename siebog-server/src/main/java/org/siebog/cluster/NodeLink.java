@@ -41,13 +41,24 @@ final class NodeLink implements Runnable {
     /** What may wait for this link, estimated ({@link ACLMessage#estimatedBytes()}); more is refused (503). */
     private static final long MAX_QUEUED_BYTES = Setting.MAX_LINK_BYTES.longValue();
 
-    /** {@code bytes}: the message's estimated size, computed once for the link's bound and its batches. */
-    record Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes) {
+    /**
+     * {@code bytes}: the message's estimated size, computed once for the link's bound and its
+     * batches. {@code together}: for one message to several receivers, the deliveries that go in one
+     * batch, so the message is written once (this item then carries no delivery of its own).
+     */
+    record Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes, List<Outgoing> together) {
+
+        Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes) {
+            this(delivery, admitted, bytes, null);
+        }
 
         AID receiver() {
             return delivery.receiver();
         }
     }
+
+    /** What one more receiver of a message adds to a request: its AID and the message's identity for it. */
+    private static final long RECEIVER_BYTES = 64;
 
     private static final Outgoing CLOSE = new Outgoing(null, null, 0);
 
@@ -103,10 +114,34 @@ final class NodeLink implements Runnable {
         return admitted;
     }
 
+    /**
+     * One message to several receivers on the other node: queued as one item, so all of them go in
+     * one batch and the message is written once ({@link Wire.Writer#sharedMessage}). Completes when
+     * every receiver's admission has; at once with a 503, for all of them, at the link's bound.
+     */
+    CompletableFuture<Void> sendAll(List<NodeOp.Delivery> deliveries) {
+        long bytes = deliveries.get(0).message().estimatedBytes() + RECEIVER_BYTES * (deliveries.size() - 1);
+        if (queuedBytes.get() + bytes > MAX_QUEUED_BYTES) {
+            return CompletableFuture.failedFuture(new RemoteNodeException("the messages waiting to go to node " + node
+                    + " are at their limit (" + MAX_QUEUED_BYTES + " bytes, siebog.cluster.max-link-bytes); nothing was sent, try again shortly"));
+        }
+        List<Outgoing> together = new ArrayList<>(deliveries.size());
+        long first = bytes - RECEIVER_BYTES * (deliveries.size() - 1);
+        for (NodeOp.Delivery delivery : deliveries) {
+            together.add(new Outgoing(delivery, new CompletableFuture<>(), together.isEmpty() ? first : RECEIVER_BYTES));
+        }
+        send(new Outgoing(null, null, bytes, together));
+        return CompletableFuture.allOf(together.stream().map(Outgoing::admitted).toArray(CompletableFuture[]::new));
+    }
+
     /** Queues whatever comes, redirected messages too: they were admitted to a queue before. */
     void send(Outgoing outgoing) {
         if (closed) {
-            redirect.accept(outgoing);
+            if (outgoing.together() != null) {
+                outgoing.together().forEach(redirect);
+            } else {
+                redirect.accept(outgoing);
+            }
         } else {
             queuedBytes.addAndGet(outgoing.bytes());
             queue.add(outgoing);
@@ -124,16 +159,14 @@ final class NodeLink implements Runnable {
         List<Outgoing> batch = new ArrayList<>(MAX_BATCH);
         try {
             while (true) {
-                batch.add(queue.take());
-                long bytes = batch.get(0).bytes();
+                long bytes = take(batch, queue.take());
                 Outgoing next;
                 while (batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES && (next = queue.poll()) != null) {
-                    batch.add(next);
-                    bytes += next.bytes();
+                    bytes += take(batch, next);
                 }
                 queuedBytes.addAndGet(-bytes);
                 if (batch.remove(CLOSE) || closed) {
-                    batch.addAll(queue);
+                    queue.forEach(item -> take(batch, item));
                     batch.remove(CLOSE);
                     batch.forEach(redirect);
                     return;
@@ -151,9 +184,21 @@ final class NodeLink implements Runnable {
             }
         } catch (InterruptedException e) {
             failAll(batch, new RemoteNodeException(node, "this node is shutting down"));
-            failAll(new ArrayList<>(queue), new RemoteNodeException(node, "this node is shutting down"));
+            List<Outgoing> queued = new ArrayList<>();
+            queue.forEach(item -> take(queued, item));
+            failAll(queued, new RemoteNodeException(node, "this node is shutting down"));
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Adds {@code item} to the batch (a message to several receivers, all of them); its bytes. */
+    private static long take(List<Outgoing> batch, Outgoing item) {
+        if (item.together() == null) {
+            batch.add(item);
+        } else {
+            batch.addAll(item.together());
+        }
+        return item.bytes();
     }
 
     private void send(List<Outgoing> batch) {

@@ -86,6 +86,14 @@ public class RemoteNodes {
         return link(node).send(receiver, id, message);
     }
 
+    /**
+     * One message for several receivers on {@code node}: it crosses the wire once, in one request
+     * with all of them. Completes when every receiver's admission there has.
+     */
+    public CompletableFuture<Void> deliverAll(String node, List<NodeOp.Delivery> deliveries) {
+        return link(node).sendAll(deliveries);
+    }
+
     private NodeLink link(String node) {
         return links.computeIfAbsent(node, this::openLink);
     }

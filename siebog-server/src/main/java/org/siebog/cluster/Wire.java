@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentMap;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.api.Topics;
 import org.siebog.api.Performative;
 import org.siebog.api.SiebogException;
 
@@ -140,7 +141,7 @@ public final class Wire {
          * (its 1000-AID receiver list 1000 times over).
          */
         public Writer sharedMessage(ACLMessage m) {
-            if (m.receivers().size() > 1) {
+            if (m.receivers().size() != 1 || Topics.isTopic(m.receivers().get(0))) { // only these reach several agents
                 if (shared == null) {
                     shared = new IdentityHashMap<>();
                 }

@@ -2,10 +2,13 @@ package org.siebog.delivery;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -29,8 +32,10 @@ import org.siebog.api.MessageTooLargeException;
 import org.siebog.api.Performative;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
+import org.siebog.api.Topics;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.RemoteNodes;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
@@ -76,6 +81,9 @@ public class MessageRouter {
 
     @Inject
     Sniffer sniffer;
+
+    @Inject
+    TopicReceivers topics;
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
@@ -171,10 +179,10 @@ public class MessageRouter {
         try {
             check(message);
             List<AID> receivers = message.receivers();
-            if (receivers.size() == 1) {
+            if (receivers.size() == 1 && !Topics.isTopic(receivers.get(0))) {
                 return postToOne(origin, message, receivers.get(0));
             }
-            return postToAll(origin, message, receivers);
+            return postToAll(origin, message, receiversOf(origin, receivers));
         } catch (SiebogException e) {
             throw refused.count(e); // a receiver on another node refuses there, and is counted there
         }
@@ -213,13 +221,38 @@ public class MessageRouter {
     }
 
     /**
-     * Receivers on this node get the message all or none: every mailbox is reserved before any
-     * message is admitted. Receivers on other nodes are admitted there, each on its own.
+     * The agents a message goes to: its receivers, each topic of this platform replaced by the
+     * subscribers that get this message. For a topic the origin counts the publisher's messages to
+     * it, which deals them to a group's members in turn (and a replay to the same member).
      */
-    private CompletableFuture<Void> postToAll(Origin origin, ACLMessage message, List<AID> receivers) {
+    private Collection<AID> receiversOf(Origin origin, List<AID> named) {
+        if (named.stream().noneMatch(this::isTopicHere)) {
+            return named;
+        }
+        Set<AID> receivers = new LinkedHashSet<>();
+        for (AID receiver : named) {
+            if (isTopicHere(receiver)) {
+                receivers.addAll(topics.of(receiver.name().substring(Topics.PREFIX.length()), origin.next(receiver).counter()));
+            } else {
+                receivers.add(receiver);
+            }
+        }
+        return receivers;
+    }
+
+    private boolean isTopicHere(AID aid) {
+        return Topics.isTopic(aid) && aid.platform().equals(PlatformConfig.SYSTEM.platformName());
+    }
+
+    /**
+     * Receivers on this node get the message all or none: every mailbox is reserved before any
+     * message is admitted. Receivers on other nodes are admitted there, each on its own; each
+     * other node gets the message once, with all its receivers there.
+     */
+    private CompletableFuture<Void> postToAll(Origin origin, ACLMessage message, Collection<AID> receivers) {
         List<Mailbox> here = new ArrayList<>();
         List<MessageId> hereIds = new ArrayList<>();
-        Map<AID, String> elsewhere = new LinkedHashMap<>();
+        Map<String, List<AID>> elsewhere = new LinkedHashMap<>();
         for (AID receiver : receivers) {
             Mailbox mailbox = host.owned(receiver);
             String node = mailbox != null ? cluster.name() : nodeFor(receiver);
@@ -233,7 +266,7 @@ public class MessageRouter {
                     hereIds.add(id);
                 }
             } else {
-                elsewhere.put(receiver, node);
+                elsewhere.computeIfAbsent(node, n -> new ArrayList<>()).add(receiver);
             }
         }
         for (Mailbox mailbox : here) {
@@ -257,12 +290,14 @@ public class MessageRouter {
                 here.get(i).cancelReservation(); // admitted meanwhile by a resend
             }
         }
-        elsewhere.forEach((receiver, node) -> admissions.add(remote.deliver(node, receiver, origin.next(receiver), message)));
+        elsewhere.forEach((node, there) -> admissions.add(there.size() == 1
+                ? remote.deliver(node, there.get(0), origin.next(there.get(0)), message)
+                : remote.deliverAll(node, there.stream().map(receiver -> new NodeOp.Delivery(receiver, origin.next(receiver), message)).toList())));
         return CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new));
     }
 
     private boolean exists(AID aid) {
-        return host.mailbox(aid) != null || ReplyInboxes.nodeOf(aid).isPresent() || directory.lookup(aid).isPresent();
+        return isTopicHere(aid) || host.mailbox(aid) != null || ReplyInboxes.nodeOf(aid).isPresent() || directory.lookup(aid).isPresent();
     }
 
     /**

@@ -63,7 +63,9 @@ public enum Setting {
     STATE_MAX_PENDING("siebog.state.max-pending", "256"),
     EVENTS_MAX_SUBSCRIBERS("siebog.events.max-subscribers", "64"),
     DF_MAX_SERVICES_PER_AGENT("siebog.df.max-services-per-agent", "32"),
-    DF_MAX_LEASE_MS("siebog.df.max-lease-ms", "86400000");
+    DF_MAX_LEASE_MS("siebog.df.max-lease-ms", "86400000"),
+    TOPIC_MAX_SUBSCRIPTIONS_PER_AGENT("siebog.topic.max-subscriptions-per-agent", "64"),
+    TOPIC_MAX_SUBSCRIBERS("siebog.topic.max-subscribers", "10000");
 
     private static final Logger LOG = Logger.getLogger(Setting.class.getName());
     /** Settings whose bad value was reported: once each, not at every read. */

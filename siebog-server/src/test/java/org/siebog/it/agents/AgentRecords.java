@@ -23,7 +23,7 @@ public class AgentRecords {
 
     /** A message as a test agent handled it; {@code atNanos} is {@link System#nanoTime()} at handling. */
     public record Entry(String performative, String sender, String content, String conversationId, String replyWith,
-                        String inReplyTo, long atMillis, long atNanos) {
+                        String inReplyTo, long atMillis, long atNanos, List<String> receivers) {
     }
 
     /** One agent's record. */
@@ -90,7 +90,8 @@ public class AgentRecords {
 
     void record(String agent, ACLMessage message) {
         Entry entry = new Entry(message.performative().name(), str(message.sender()), message.content(),
-                message.conversationId(), message.replyWith(), message.inReplyTo(), System.currentTimeMillis(), System.nanoTime());
+                message.conversationId(), message.replyWith(), message.inReplyTo(), System.currentTimeMillis(), System.nanoTime(),
+                message.receivers().stream().map(Object::toString).toList());
         Log log = of(agent);
         synchronized (log) {
             log.messages.add(entry);
