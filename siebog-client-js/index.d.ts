@@ -79,6 +79,8 @@ export class Agent {
   ask(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage>;
   /** The directory facilitator, acting for this agent (see DirectoryFacilitator). */
   readonly df: DirectoryFacilitator;
+  /** Topics, for this agent: its subscriptions, and publishing (see Topics). */
+  readonly topics: Topics;
   /** Answers msg (to its replyTo, else its sender) in its conversation. */
   reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
   /**
@@ -149,6 +151,25 @@ export interface DirectoryFacilitator {
    */
   subscribe(template?: ServiceTemplate, options?: { leaseMs?: number }): Promise<string>;
   unsubscribe(subscription: string): Promise<void>;
+}
+
+/**
+ * Publish and subscribe, for one agent (docs/agents.md, "Topics"). A message sent to a topic's AID
+ * (`topic:<name>@<platform>`) reaches every subscriber, server agents and client agents alike, and
+ * one member of each group; its receivers name the topic. Subscriptions go through the FIPA agent
+ * topics@<platform>, hold until the agent unsubscribes or stops, and survive its moves to other
+ * devices. Rejections are SiebogErrors: 400 a bad topic or group name (1 to 194 characters, no '@',
+ * '/', spaces or control characters) or a limit (64 topics per agent, 10,000 subscribers per topic),
+ * 404 not subscribed, 504 topics did not answer.
+ */
+export interface Topics {
+  /** `topic:<name>@<this agent's platform>`: send to it to publish. */
+  aid(name: string): AID;
+  subscribe(topic: string, options?: { group?: string }): Promise<void>;
+  unsubscribe(topic: string): Promise<void>;
+  subscriptions(): Promise<Array<{ topic: string; group?: string }>>;
+  /** Sends msg to the topic's subscribers (and to msg's own receivers); resolves once admitted. */
+  publish(topic: string, msg: Omit<AclMessageInit, 'sender' | 'receivers'> & { receivers?: AID[] }): Promise<void>;
 }
 
 /** A request refused by the server (or by the library before sending); status is an HTTP status. */

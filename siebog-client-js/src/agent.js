@@ -3,6 +3,7 @@
 // (worker.js), one call at a time.
 import { validateMessage } from './acl.js';
 import { DirectoryFacilitator } from './df.js';
+import { Topics } from './topics.js';
 import { SiebogError } from './session.js';
 
 // Symbol.for, not Symbol(): an agent module may reach this file by another URL than worker.js
@@ -112,6 +113,16 @@ export class Agent {
    */
   get df() {
     return new DirectoryFacilitator(this);
+  }
+
+  /**
+   * Topics, for this agent: `subscribe(topic, {group})`, `unsubscribe`, `subscriptions` and
+   * `publish(topic, msg)`, each a promise (rejected with a SiebogError: 400 a bad topic or group
+   * name or this agent's subscriptions at their limit, 404 not subscribed, 504 no answer).
+   * @returns {Topics}
+   */
+  get topics() {
+    return new Topics(this);
   }
 
   /**

@@ -1,9 +1,6 @@
 // The directory facilitator for client agents: the actions of the FIPA agent df@<platform>, each
 // asked with Agent#ask (see docs/agents.md, "Directory facilitator", for the messages themselves).
-import { SiebogError } from './session.js';
-
-/** How long an action waits for df: writes reach every node first, which takes milliseconds. */
-const DF_TIMEOUT_MS = 10_000;
+import { askPlatformAgent } from './platform-agent.js';
 
 export class DirectoryFacilitator {
   #agent;
@@ -61,18 +58,8 @@ export class DirectoryFacilitator {
     await this.#act({ action: 'unsubscribe', subscription });
   }
 
-  async #act(action) {
-    const platform = this.#agent.aid.slice(this.#agent.aid.indexOf('@') + 1);
-    const answer = await this.#agent.ask({
-      performative: 'REQUEST', receivers: [`df@${platform}`], language: 'json', ontology: 'siebog-df', content: JSON.stringify(action),
-    }, { timeoutMs: DF_TIMEOUT_MS });
-    let content;
-    try {
-      content = JSON.parse(answer.content);
-    } catch {
-      throw new SiebogError(502, `df answered ${answer.performative} with content that is not JSON: ${String(answer.content).slice(0, 200)}`);
-    }
-    if (answer.performative === 'INFORM') return content;
-    throw new SiebogError(content.status ?? 502, content.error ?? `df answered ${answer.performative}`);
+  #act(action) {
+    return askPlatformAgent(this.#agent, 'df', 'siebog-df', action);
   }
+
 }

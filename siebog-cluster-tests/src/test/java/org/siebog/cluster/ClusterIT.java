@@ -218,6 +218,71 @@ class ClusterIT {
         }
     }
 
+    /**
+     * A message to a topic crosses the wire once per node: node1 sends node2 and node3 one request
+     * each, with all their subscribers, however many; every subscriber gets it, and one member of
+     * a group.
+     */
+    @Test
+    @Order(6)
+    void aTopicMessageCrossesTheWireOncePerNodeAndReachesEverySubscriber() throws Exception {
+        List<String> subscribers = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            String name = "wide-" + i;
+            cluster.api(1).start("Counter", name, i % 2 == 0 ? "node2" : "node3", null);
+            subscribe(cluster.api(1 + i % 3), name + "@siebog", "wide", null);
+            subscribers.add(name + "@siebog");
+        }
+        List<String> group = new ArrayList<>();
+        for (int n = 1; n <= 3; n++) {
+            cluster.api(1).start("Counter", "wide-member-" + n, "node" + n, null);
+            subscribe(cluster.api(n), "wide-member-" + n + "@siebog", "wide", "members");
+            group.add("wide-member-" + n + "@siebog");
+        }
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            awaitTrue(() -> cluster.api(node).get("topics/wide").array().size() == 33, "node" + n + " knows the 33 subscribers");
+        }
+        int padding = 20_000;
+        String message = Json.createObjectBuilder().add("performative", "INFORM")
+                .add("receivers", Json.createArrayBuilder().add("topic:wide@siebog")).add("conversationId", "wide").add("content", "1")
+                .add("userProperties", Json.createObjectBuilder().add("padding", "x".repeat(padding))).build().toString();
+        double before = linkBytes(cluster.api(1));
+        assertEquals(202, cluster.api(1).post("messages", message).status());
+        double sent = linkBytes(cluster.api(1)) - before;
+        // Once per receiver, that is 32 copies to other nodes, would be over 640 KB.
+        assertTrue(sent > 2 * padding && sent < 3 * padding, () -> "node1 sent " + sent + " bytes to the two other nodes");
+
+        for (String subscriber : subscribers) {
+            assertEquals("handled=1 highest=1 gaps=0 repeats=0 outOfOrder=0", awaitReport(cluster.api(1), subscriber, r -> r.startsWith("handled=1 ")),
+                    subscriber);
+        }
+        int handledInGroup = 0;
+        for (String member : group) {
+            handledInGroup += Integer.parseInt(cluster.api(1).ask(member, 10_000).replaceAll("handled=(\\d+) .*", "$1"));
+        }
+        assertEquals(1, handledInGroup, "one member of the group got it");
+    }
+
+    /** Subscribes {@code agent} to {@code topic} through {@code api}'s node (an admin posts in its name). */
+    static void subscribe(ClusterApi api, String agent, String topic, String group) throws Exception {
+        var action = Json.createObjectBuilder().add("action", "subscribe").add("topic", topic);
+        if (group != null) {
+            action.add("group", group);
+        }
+        ClusterApi.Reply subscribed = api.post("messages?awaitReplyMs=10000", Json.createObjectBuilder().add("performative", "REQUEST")
+                .add("sender", agent).add("receivers", Json.createArrayBuilder().add("topics@siebog"))
+                .add("content", action.build().toString()).build().toString());
+        assertEquals(200, subscribed.status(), subscribed::toString);
+        assertTrue(subscribed.body().contains("INFORM"), subscribed::toString);
+    }
+
+    /** What {@code api}'s node has sent to other nodes' mailboxes so far, in bytes (its siebog.link.bytes counter). */
+    static double linkBytes(ClusterApi api) throws Exception {
+        return api.get("metrics").body().lines().filter(line -> line.startsWith("siebog_link_bytes_total"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     private interface Call<T> {
         T run() throws Exception;
     }
@@ -240,6 +305,9 @@ class ClusterIT {
             counters.add(name + "@siebog");
         }
         cluster.api(1).start("Ticker", "fo-ticker", "node1", null);
+        for (String counter : counters) {
+            subscribe(cluster.api(3), counter, "fo-news", null);
+        }
 
         // Continuous load through node1: one writer per counter, each waiting for 202 before its next
         // message, so its messages are numbered in the order they were admitted.
@@ -264,6 +332,21 @@ class ClusterIT {
             writers.add(writer);
             writer.start();
         }
+        // And a publisher on the topic all of them subscribe to, through node1 too.
+        AtomicLong published = new AtomicLong();
+        Thread publisher = new Thread(() -> {
+            try {
+                while (writing.get()) {
+                    int status = cluster.api(1).tell("INFORM", "topic:fo-news@siebog", "topic", Long.toString(published.get() + 1));
+                    assertEquals(202, status, () -> "publication " + (published.get() + 1));
+                    published.incrementAndGet();
+                }
+            } catch (Exception | AssertionError e) {
+                failures.add(e);
+            }
+        });
+        writers.add(publisher);
+        publisher.start();
         // And agent-to-agent bursts from node1, in flight while node3 dies.
         for (String counter : counters) {
             assertEquals(202, cluster.api(1).tell("REQUEST", "fo-ticker@siebog", "tick-" + counter, "2000 " + counter + " 1"));
@@ -296,12 +379,16 @@ class ClusterIT {
         assertEquals(List.of(), failures, "every post through node1 was admitted");
 
         for (String counter : counters) {
-            long expected = written.get(counter).get() + 4000;
+            long expected = written.get(counter).get() + 4000 + published.get();
             String report = awaitReport(cluster.api(2), counter, r -> r.startsWith("handled=" + expected + " "));
             assertEquals("handled=" + expected + " highest=" + expected + " gaps=0 repeats=0 outOfOrder=0", report,
                     () -> counter + " (before the kill: " + before.get(counter) + ")");
             String location = cluster.api(2).get("agents/" + counter).object().getString("location");
             assertTrue(List.of("node1", "node2").contains(location), counter + " lives on " + location);
+        }
+        assertTrue(published.get() > 0, "something was published");
+        for (int n = 1; n <= 2; n++) {
+            assertEquals(counters.size(), cluster.api(n).get("topics/fo-news").array().size(), "node" + n + "'s subscriptions, after node3 died");
         }
         for (int n = 1; n <= 2; n++) {
             List<String> offering = cluster.api(n).get("services?type=cluster-df").array().stream()

@@ -113,7 +113,9 @@ class ApiAccessIT {
                 new Endpoint("POST /siebog-examples/api/sender-receiver/runs", ADMINS,
                         c -> c.api.examples().post("sender-receiver/runs", "{\"pairs\": 1, \"warmup\": 1, \"measured\": 1}")),
                 new Endpoint("POST /siebog-examples/api/df-bench/runs", ADMINS,
-                        c -> c.api.examples().post("df-bench/runs", "{\"registrations\": 0}")));
+                        c -> c.api.examples().post("df-bench/runs", "{\"registrations\": 0}")),
+                new Endpoint("POST /siebog-examples/api/topic-bench/runs", ADMINS,
+                        c -> c.api.examples().post("topic-bench/runs", "{\"subscribers\": 0}")));
     }
 
     @Test

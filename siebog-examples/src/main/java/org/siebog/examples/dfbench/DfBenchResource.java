@@ -12,9 +12,7 @@ import java.util.stream.IntStream;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -31,6 +29,7 @@ import org.siebog.api.MessageManager;
 import org.siebog.api.Performative;
 import org.siebog.api.ServiceDescription;
 import org.siebog.api.ServiceTemplate;
+import org.siebog.examples.web.BodyFields;
 
 /**
  * The directory facilitator benchmark inside the platform, for {@code perf/df}: {@code POST
@@ -66,11 +65,11 @@ public class DfBenchResource {
         if (body == null) {
             throw new InvalidAgentRequestException("the request needs a JSON object body");
         }
-        int registrations = number(body, "registrations", 10_000, 0, 1_000_000);
-        int types = number(body, "types", 1_000, 1, 100_000);
-        int searchers = number(body, "searchers", 8, 1, 1_000);
-        int searches = number(body, "searches", 1_000, 1, 100_000);
-        int limit = number(body, "limit", 100, 1, 1_000);
+        int registrations = BodyFields.whole(body, "registrations", 10_000, 0, 1_000_000);
+        int types = BodyFields.whole(body, "types", 1_000, 1, 100_000);
+        int searchers = BodyFields.whole(body, "searchers", 8, 1, 1_000);
+        int searches = BodyFields.whole(body, "searches", 1_000, 1, 100_000);
+        int limit = BodyFields.whole(body, "limit", 100, 1, 1_000);
         double loadSeconds = load(registrations, types);
         if (registrations == 0) {
             return Map.of("registrations", 0, "loadSeconds", loadSeconds);
@@ -147,16 +146,5 @@ public class DfBenchResource {
         int ofTypeZero = (registrations + types - 1) / types;
         return df.search(ServiceTemplate.ofType("bench-0"), 1_000).size() == Math.min(ofTypeZero, 1_000)
                 && !df.search(ServiceTemplate.ofType("bench-" + ((registrations - 1) % types)).withName("service-" + (registrations - 1)), 1).isEmpty();
-    }
-
-    private static int number(JsonObject body, String field, int fallback, int min, int max) {
-        JsonValue value = body.get(field);
-        if (value == null) {
-            return fallback;
-        }
-        if (!(value instanceof JsonNumber number) || !number.isIntegral() || number.longValue() < min || number.longValue() > max) {
-            throw new InvalidAgentRequestException("'" + field + "' must be a whole number from " + min + " to " + max + ", got " + value);
-        }
-        return number.intValue();
     }
 }

@@ -9,9 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -24,6 +22,7 @@ import jakarta.ws.rs.core.Response;
 import org.siebog.api.AgentManager;
 import org.siebog.api.ConnectionManager;
 import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.examples.web.BodyFields;
 
 /**
  * Runs of the Sender/Receiver benchmark inside the platform, for {@code perf/sender-receiver}:
@@ -64,11 +63,11 @@ public class SenderReceiverResource {
             throw new InvalidAgentRequestException("the request needs a JSON object body");
         }
         Map<String, String> args = new LinkedHashMap<>();
-        args.put("pairs", number(body, "pairs", 1, 1, 50_000));
-        args.put("payloadChars", number(body, "payloadChars", 7, 0, MAX_CONTENT_CHARS));
-        args.put("primeLimit", number(body, "primeLimit", 0, 0, 10_000_000));
-        args.put("warmup", number(body, "warmup", 100, 1, 1_000_000));
-        args.put("measured", number(body, "measured", 100, 1, 1_000_000));
+        args.put("pairs", Long.toString(BodyFields.wholeNumber(body, "pairs", 1, 1, 50_000)));
+        args.put("payloadChars", Long.toString(BodyFields.wholeNumber(body, "payloadChars", 7, 0, MAX_CONTENT_CHARS)));
+        args.put("primeLimit", Long.toString(BodyFields.wholeNumber(body, "primeLimit", 0, 0, 10_000_000)));
+        args.put("warmup", Long.toString(BodyFields.wholeNumber(body, "warmup", 100, 1, 1_000_000)));
+        args.put("measured", Long.toString(BodyFields.wholeNumber(body, "measured", 100, 1, 1_000_000)));
         for (String placement : List.of("senderNode", "receiverNode")) {
             if (body.containsKey(placement) && !body.isNull(placement)) {
                 args.put(placement, body.getString(placement, null));
@@ -86,16 +85,5 @@ public class SenderReceiverResource {
     public Response status(@PathParam("id") String id) {
         return runs.find(id).map(run -> Response.ok(run).build()).orElseGet(() -> Response.status(404)
                 .entity(Map.of("error", "no Sender/Receiver run " + id)).build());
-    }
-
-    private static String number(JsonObject body, String field, long fallback, long min, long max) {
-        JsonValue value = body.get(field);
-        if (value == null) {
-            return Long.toString(fallback);
-        }
-        if (!(value instanceof JsonNumber number) || !number.isIntegral() || number.longValue() < min || number.longValue() > max) {
-            throw new InvalidAgentRequestException("'" + field + "' must be a whole number from " + min + " to " + max + ", got " + value);
-        }
-        return Long.toString(number.longValue());
     }
 }
