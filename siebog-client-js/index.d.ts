@@ -77,11 +77,21 @@ export class Agent {
    * timeout or a replyWith already waiting, 503 beyond 1,000 open questions.
    */
   ask(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage>;
+  /**
+   * Asks every receiver (each on its own, one replyWith) and resolves with their answers, in arrival
+   * order, once each gave a final one (any but AGREE) or after timeoutMs with what came. A receiver
+   * the question cannot reach counts as a FAILURE from it (content 'not delivered: …', userProperties
+   * {'siebog-undelivered': 'true'}). Late answers reach onMessage, except a PROPOSE to a question of
+   * protocol 'fipa-contract-net': rejected at once (REJECT_PROPOSAL, 'too late').
+   */
+  askAll(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage[]>;
+  /** The interaction protocols, with this agent as initiator (see Protocols). */
+  readonly protocols: Protocols;
   /** The directory facilitator, acting for this agent (see DirectoryFacilitator). */
   readonly df: DirectoryFacilitator;
   /** Topics, for this agent: its subscriptions, and publishing (see Topics). */
   readonly topics: Topics;
-  /** Answers msg (to its replyTo, else its sender) in its conversation. */
+  /** Answers msg (to its replyTo, else its sender) in its conversation, protocol, language, encoding and ontology. */
   reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
   /**
    * Saves this agent's state: any JSON-serialisable value, copied (as JSON) when called, so later
@@ -172,9 +182,36 @@ export interface Topics {
   publish(topic: string, msg: Omit<AclMessageInit, 'sender' | 'receivers'> & { receivers?: AID[] }): Promise<void>;
 }
 
+/**
+ * FIPA Request, Contract Net and voting over ordinary messages, the same protocols as the Java API's
+ * FipaRequest, ContractNet and Ballot (docs/agents.md, "Interaction protocols"): Java and JavaScript
+ * agents take either side. Failures are SiebogErrors: 502 the other agent refused, did not
+ * understand or failed (`answer` is its message), or nobody proposed; 504 no final answer in time.
+ */
+export interface Protocols {
+  /** FIPA Request to one agent: resolves with its INFORM (past an AGREE). */
+  request(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage>;
+  /** A call for proposals (performative CALL_FOR_PROPOSAL) with a deadline: the PROPOSE answers that came in time. */
+  callForProposals(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options: { deadlineMs: number }): Promise<AclMessage[]>;
+  /** Accepts one proposal (null: none), rejects the others; resolves with the accepted one's INFORM. */
+  award(proposals: AclMessage[], accepted: AclMessage | null, options?: { content?: string; timeoutMs?: number }): Promise<AclMessage>;
+  /** A ballot: each voter answers INFORM with its choice; counted by plurality or majority. */
+  vote(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options: { deadlineMs: number; rule: 'PLURALITY' | 'MAJORITY' }): Promise<BallotResult>;
+}
+
+/** What a ballot came to: winner null when none won. */
+export interface BallotResult {
+  winner: string | null;
+  tally: Record<string, number>;
+  voters: number;
+  votes: number;
+}
+
 /** A request refused by the server (or by the library before sending); status is an HTTP status. */
 export class SiebogError extends Error {
   readonly status: number;
+  /** An interaction protocol's failure (502): the message that ended it, if one did. */
+  readonly answer?: AclMessage;
   /** State errors (409, 503): the agent's state version as the server reported it. */
   readonly version?: number;
 }

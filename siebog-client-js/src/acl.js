@@ -227,3 +227,12 @@ function show(value) {
     return String(value);
   }
 }
+
+/**
+ * A fresh id, `<prefix>-` and 96 random bits in hex: a question's replyWith, a conversation's id
+ * (crypto.randomUUID exists in secure contexts only, and a host page may be served over plain HTTP).
+ */
+export function freshId(prefix) {
+  const words = crypto.getRandomValues(new Uint32Array(3));
+  return `${prefix}-${[...words].map((w) => w.toString(16).padStart(8, '0')).join('')}`;
+}

@@ -1,8 +1,9 @@
 // The base class of client agents. An agent module lives at /siebog/agents/<ClassName>.js,
 // imports this file and default-exports a subclass; the device runs it in its own Worker
 // (worker.js), one call at a time.
-import { validateMessage } from './acl.js';
+import { freshId, validateMessage } from './acl.js';
 import { DirectoryFacilitator } from './df.js';
+import { Protocols } from './protocols.js';
 import { Topics } from './topics.js';
 import { SiebogError } from './session.js';
 
@@ -16,6 +17,7 @@ const MAX_ASK_TIMEOUT_MS = 300_000;
 /**
  * @typedef {import('../index').AclMessage} AclMessage
  * @typedef {{aid: string, send(message: object): Promise<void>, ask(message: object, timeoutMs: number): Promise<AclMessage>,
+ *   askAll(message: object, timeoutMs: number): Promise<AclMessage[]>,
  *   saveState(json: string): Promise<{version: number}>, stateVersion(): number}} AgentRuntime
  */
 
@@ -94,15 +96,46 @@ export class Agent {
    * @returns {Promise<AclMessage>}
    */
   ask(msg, { timeoutMs = 30_000 } = {}) {
+    return this.#question(msg, timeoutMs, (runtime, message) => runtime.ask(message, timeoutMs));
+  }
+
+  /**
+   * Asks every receiver and gathers their answers: resolves when each has given a final answer
+   * (any but AGREE, which promises one) or after `timeoutMs` with the answers that came by then,
+   * in arrival order. Each receiver gets the question on its own, all with one `replyWith`. A
+   * receiver the question cannot reach counts as answering FAILURE (sender that receiver, content
+   * `not delivered: <reason>`, userProperties `{"siebog-undelivered": "true"}`); a topic among the
+   * receivers keeps the gathering open until the timeout. Answers after the timeout reach
+   * `onMessage`, except a PROPOSE to a question of protocol `fipa-contract-net`, which is rejected
+   * at once (REJECT_PROPOSAL, "too late"). Rejects only as `ask` does before sending (400, 503).
+   * @param {Partial<AclMessage> & {performative: string}} msg
+   * @param {{timeoutMs?: number}} [options]
+   * @returns {Promise<AclMessage[]>}
+   */
+  askAll(msg, { timeoutMs = 30_000 } = {}) {
+    return this.#question(msg, timeoutMs, (runtime, message) => runtime.askAll(message, timeoutMs));
+  }
+
+  /** A question from this agent, checked (an AclError at once, a bad timeout a 400), handed to `asking`. */
+  #question(msg, timeoutMs, asking) {
     const runtime = this[RUNTIME];
     if (!runtime) throw new Error('this agent is not running yet: ask from onStart, onMessage or onStop');
     const message = validateMessage({
-      ...msg, sender: runtime.aid, replyTo: runtime.aid, replyWith: msg.replyWith ?? questionId(),
+      ...msg, sender: runtime.aid, replyTo: runtime.aid, replyWith: msg.replyWith ?? freshId('ask'),
     });
     if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_ASK_TIMEOUT_MS) {
       return Promise.reject(new SiebogError(400, `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_ASK_TIMEOUT_MS}, got ${timeoutMs}`));
     }
-    return runtime.ask(message, timeoutMs);
+    return asking(runtime, message);
+  }
+
+  /**
+   * The interaction protocols, with this agent as initiator: `request` (FIPA Request),
+   * `callForProposals` and `award` (Contract Net), `vote` (a ballot); see Protocols.
+   * @returns {Protocols}
+   */
+  get protocols() {
+    return new Protocols(this);
   }
 
   /**
@@ -152,8 +185,9 @@ export class Agent {
   }
 
   /**
-   * Answers `msg`: to its `replyTo` (or its sender), same `conversationId`, `inReplyTo` = its
-   * `replyWith`. Content must be a string (JSON.stringify structured answers).
+   * Answers `msg`: to its `replyTo` (or its sender), same `conversationId`, protocol, language,
+   * encoding and ontology, `inReplyTo` = its `replyWith` (as the Java API's reply). Content must be
+   * a string (JSON.stringify structured answers).
    * @param {AclMessage} msg
    * @param {string} performative
    * @param {string|null} [content]
@@ -168,17 +202,12 @@ export class Agent {
       content,
       conversationId: msg.conversationId ?? null,
       inReplyTo: msg.replyWith ?? null,
+      protocol: msg.protocol ?? null,
+      language: msg.language ?? null,
+      encoding: msg.encoding ?? null,
+      ontology: msg.ontology ?? null,
     });
   }
-}
-
-/**
- * A fresh replyWith: 96 random bits (crypto.randomUUID exists in secure contexts only, and a host
- * page may be served over plain HTTP).
- */
-function questionId() {
-  const words = crypto.getRandomValues(new Uint32Array(3));
-  return `ask-${[...words].map((w) => w.toString(16).padStart(8, '0')).join('')}`;
 }
 
 /**

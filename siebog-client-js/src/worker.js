@@ -36,8 +36,13 @@ let nextSaveId = 1;
 const pendingSaves = new Map();
 /** The agent's open questions by replyWith (as the server bounds them: siebog.agent.max-pending-asks). */
 const MAX_PENDING_ASKS = 1000;
-/** @type {Map<string, {resolve: (answer: object) => void, reject: (e: Error) => void, timer: any}>} */
+/** @type {Map<string, {take: (answer: object) => void, timer: any}>} */
 const pendingAsks = new Map();
+/** Calls for proposals that timed out, by replyWith: what takes their late proposals, until when. */
+const lateAnswers = new Map();
+/** How long late proposals are rejected: the server's siebog.message.max-await-reply-ms default. */
+const MAX_AWAIT_REPLY_MS = 300_000;
+const CONTRACT_NET = 'fipa-contract-net';
 
 const post = (data) => self.postMessage(data);
 
@@ -81,7 +86,7 @@ async function start({ module, aid, args, state, version }) {
     }
     agent = new AgentClass();
     stateVersion = Number.isInteger(version) ? version : 0;
-    attachRuntime(agent, { aid, send: sendFromAgent, ask: askFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
+    attachRuntime(agent, { aid, send: sendFromAgent, ask: askFromAgent, askAll: askAllFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
     await agent.onStart(args ?? {}, state ?? null);
     post({ type: 'started' });
   } catch (e) {
@@ -107,6 +112,7 @@ async function stop() {
   // As on the server, a stopped agent's open questions are dropped: they never settle.
   for (const { timer } of pendingAsks.values()) clearTimeout(timer);
   pendingAsks.clear();
+  lateAnswers.clear();
   if (agent && !failed) {
     try {
       await agent.onStop();
@@ -134,21 +140,28 @@ function settleSend({ id, error }) {
   if (error) pending.reject(new Error(error)); else pending.resolve();
 }
 
-/**
- * Sends `message` (it has its replyWith and replyTo) and settles with the first delivery in reply
- * to it, or rejects: the send's refusal, or 504 after `timeoutMs`.
- */
-function askFromAgent(message, timeoutMs) {
+/** Why a new question cannot be opened now (a rejected promise), or null. */
+function noRoomFor(message) {
   if (pendingAsks.size >= MAX_PENDING_ASKS) {
     return Promise.reject(new SiebogError(503, `this agent already awaits answers to ${MAX_PENDING_ASKS} questions; ask again once some are answered or timed out`));
   }
   if (pendingAsks.has(message.replyWith)) {
     return Promise.reject(new SiebogError(400, `a question with replyWith '${message.replyWith}' is already waiting for its answer`));
   }
+  return null;
+}
+
+/**
+ * Sends `message` (it has its replyWith and replyTo) and settles with the first delivery in reply
+ * to it, or rejects: the send's refusal, or 504 after `timeoutMs`.
+ */
+function askFromAgent(message, timeoutMs) {
+  const refused = noRoomFor(message);
+  if (refused) return refused;
   return new Promise((resolve, reject) => {
     const end = () => { clearTimeout(question.timer); pendingAsks.delete(message.replyWith); };
     const question = {
-      resolve: (answer) => { end(); resolve(answer); },
+      take: (answer) => { end(); resolve(answer); },
       reject: (error) => { end(); reject(error); },
       timer: setTimeout(() => question.reject(new SiebogError(504,
         `no reply from ${message.receivers.join(', ')} within ${timeoutMs} ms (the message was delivered)`)), timeoutMs),
@@ -158,13 +171,82 @@ function askFromAgent(message, timeoutMs) {
   });
 }
 
-/** Settles the question `cmd`'s message answers, if it answers one. */
+/**
+ * Sends `message` to each receiver on its own and gathers the deliveries in reply to it, until
+ * each receiver gave a final answer (not AGREE) or `timeoutMs` passed; never rejects once sent.
+ * A receiver the send cannot reach answers, in effect, FAILURE (see undelivered). As on the
+ * server (AgentContext#askAll).
+ */
+function askAllFromAgent(message, timeoutMs) {
+  const refused = noRoomFor(message);
+  if (refused) return refused;
+  let finalsAwaited = message.receivers.some((r) => r.startsWith('topic:')) ? Infinity : message.receivers.length;
+  return new Promise((resolve) => {
+    const answers = [];
+    const end = () => { clearTimeout(question.timer); pendingAsks.delete(message.replyWith); };
+    const question = {
+      take: (answer) => {
+        answers.push(answer);
+        if (answer.performative !== 'AGREE' && --finalsAwaited <= 0) { end(); resolve(answers); }
+      },
+      timer: setTimeout(() => { end(); keepForLateAnswers(message); resolve(answers); }, timeoutMs),
+    };
+    pendingAsks.set(message.replyWith, question);
+    for (const receiver of message.receivers) {
+      sendFromAgent({ ...message, receivers: [receiver] }).catch((e) => {
+        if (pendingAsks.get(message.replyWith) === question) question.take(undelivered(message, receiver, e));
+      });
+    }
+  });
+}
+
+/** The FAILURE a gathering counts for a receiver its question could not reach (no agent sent it). */
+function undelivered(question, receiver, error) {
+  return withAllFields({
+    performative: 'FAILURE', sender: receiver, receivers: [question.sender], conversationId: question.conversationId ?? null,
+    protocol: question.protocol ?? null, inReplyTo: question.replyWith, content: `not delivered: ${error.message}`,
+    userProperties: { 'siebog-undelivered': 'true' },
+  });
+}
+
+/**
+ * After a call for proposals timed out, its late PROPOSEs are rejected at once (REJECT_PROPOSAL,
+ * "too late") and never reach onMessage, for as long as the server would remember it; at most as
+ * many such calls are remembered as questions may be open.
+ */
+function keepForLateAnswers(question) {
+  if (question.protocol !== CONTRACT_NET) return;
+  if (lateAnswers.size >= MAX_PENDING_ASKS) lateAnswers.delete(lateAnswers.keys().next().value);
+  lateAnswers.set(question.replyWith, {
+    until: Date.now() + MAX_AWAIT_REPLY_MS,
+    take: (late) => {
+      if (late.performative !== 'PROPOSE') return false;
+      sendFromAgent({
+        performative: 'REJECT_PROPOSAL', sender: question.sender, receivers: [late.replyTo ?? late.sender], protocol: CONTRACT_NET,
+        conversationId: late.conversationId ?? null, inReplyTo: late.replyWith ?? null,
+        content: `too late: proposals were due by ${question.replyBy ?? 'the deadline'}`,
+      }).catch(() => {});
+      return true;
+    },
+  });
+}
+
+/** Hands `cmd`'s message to the question it answers, if it answers one (open, or taking late answers). */
 function answersQuestion(cmd) {
   const inReplyTo = cmd.message?.inReplyTo;
-  const question = inReplyTo == null || failed || stopped ? undefined : pendingAsks.get(inReplyTo);
-  if (!question) return false;
-  question.resolve(withAllFields(cmd.message));
-  return true;
+  if (inReplyTo == null || failed || stopped) return false;
+  const question = pendingAsks.get(inReplyTo);
+  if (question) {
+    question.take(withAllFields(cmd.message));
+    return true;
+  }
+  const late = lateAnswers.get(inReplyTo);
+  if (!late) return false;
+  if (Date.now() > late.until) {
+    lateAnswers.delete(inReplyTo);
+    return false;
+  }
+  return late.take(withAllFields(cmd.message));
 }
 
 function saveFromAgent(json) {

@@ -2,6 +2,7 @@ package org.siebog.api;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -255,6 +256,29 @@ public abstract class AbstractAgent implements Serializable {
      */
     protected final CompletionStage<ACLMessage> ask(ACLMessage.Builder question, Duration timeout) {
         return ask(question.build(), timeout);
+    }
+
+    /**
+     * Asks every receiver and gathers their answers, without waiting: see
+     * {@link AgentContext#askAll(ACLMessage, Duration)}. The stage completes on this agent's thread,
+     * between its messages, when every receiver gave a final answer or at the timeout:
+     *
+     * <pre>{@code
+     * askAll(ACLMessage.builder(Performative.QUERY_REF).receivers(sellers).content(title), Duration.ofSeconds(5))
+     *         .thenAccept(answers -> answers.forEach(a -> prices.put(a.sender(), a.content())));
+     * }</pre>
+     *
+     * @param question the question; this agent is the sender unless it names one
+     * @param timeout  how long to gather
+     * @return the answers that came in time, in arrival order
+     * @throws SiebogException this node refused the question (see {@link AgentContext#askAll(ACLMessage, Duration)})
+     */
+    protected final CompletionStage<List<ACLMessage>> askAll(ACLMessage question, Duration timeout) {
+        AgentContext asking = context;
+        return asking.askAll(withSender(question), timeout).thenApply(answers -> {
+            context = asking;
+            return answers;
+        });
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.siebog.api;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -74,4 +75,33 @@ public interface AgentContext {
      *                         open questions at their limit, {@code siebog.agent.max-pending-asks} (503)
      */
     CompletionStage<ACLMessage> ask(ACLMessage question, Duration timeout);
+
+    /**
+     * Asks every receiver and gathers their answers, without waiting for them: the stage completes,
+     * on the agent's own thread as {@link #ask}'s does, when each receiver has given a final answer
+     * (any but {@link Performative#AGREE}, which promises a final one), or at {@code timeout} with the
+     * answers that came by then. Answers come in the order they arrived, AGREEs included. The
+     * interaction protocols ({@link FipaRequest}, {@link ContractNet}, {@link Ballot}) are built on it.
+     *
+     * <p>Each receiver gets the question on its own (its receivers name only it), all with one
+     * {@code replyWith} (fresh unless the question names one) and this agent as {@code replyTo}. A
+     * receiver that cannot be reached (it does not exist, its mailbox is full) counts as answering
+     * {@link Performative#FAILURE}: the answers hold one with that receiver as sender, content
+     * {@code "not delivered: <reason>"} and the user property {@code siebog-undelivered=true}. A topic
+     * among the receivers keeps the gathering open until the timeout (who answers is not known).
+     *
+     * <p>An answer after the timeout reaches the handler as an ordinary message, with one exception:
+     * a late {@link Performative#PROPOSE} to a question of protocol {@code fipa-contract-net} is
+     * rejected at once (REJECT_PROPOSAL, "too late"), as FIPA's Contract Net says, and the handler
+     * never sees it; this node remembers a timed-out question for
+     * {@code siebog.message.max-await-reply-ms} for that.
+     *
+     * @param question the question; its sender is the agent unless it names one
+     * @param timeout  how long to gather, at most {@code siebog.message.max-await-reply-ms} (5 minutes)
+     * @return every answer that came in time, in arrival order
+     * @throws SiebogException the question is malformed or too large, the timeout is out of range, its
+     *                         {@code replyWith} already awaits answers (400/413), or the agent's open
+     *                         questions are at their limit (503)
+     */
+    CompletionStage<List<ACLMessage>> askAll(ACLMessage question, Duration timeout);
 }

@@ -1,6 +1,7 @@
 package org.siebog.delivery;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import org.siebog.api.ACLMessage;
@@ -23,5 +24,10 @@ record HostedAgentContext(AID self, MessageRouter router, AgentAsks asks) implem
     @Override
     public CompletionStage<ACLMessage> ask(ACLMessage question, Duration timeout) {
         return asks.ask(self, question, timeout);
+    }
+
+    @Override
+    public CompletionStage<List<ACLMessage>> askAll(ACLMessage question, Duration timeout) {
+        return asks.askAll(self, question, timeout);
     }
 }

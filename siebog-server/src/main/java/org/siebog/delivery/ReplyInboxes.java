@@ -7,7 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -76,19 +76,19 @@ public class ReplyInboxes {
     }
 
     /**
-     * An inbox on this node for the answer to a balanced agent's question: a reply to the agent
-     * itself could be balanced to another node's instance, which did not ask. The answer (the
-     * message in reply to {@code replyWith}) is handed to {@code asker}'s questions on its lane;
-     * anything else sent there (a second answer included) is dropped, as no one but the question's
-     * receivers knows the inbox.
+     * An inbox on this node for the answers to a balanced agent's question: a reply to the agent
+     * itself could be balanced to another node's instance, which did not ask. The answers (messages
+     * in reply to {@code replyWith}, at most {@code answers} of them: what the question can take) are
+     * handed to {@code asker}'s questions on its lane; anything else sent there is dropped, as no one
+     * but the question's receivers knows the inbox.
      *
      * @return the inbox, to be {@link #close(AID) closed} when the question ends
      */
-    AID forward(Mailbox asker, String replyWith) {
-        AtomicBoolean answered = new AtomicBoolean();
+    AID forward(Mailbox asker, String replyWith, int answers) {
+        AtomicInteger forwarded = new AtomicInteger();
         return open(message -> {
-            // Once: the question takes one answer, and more would only queue tasks on the asker's lane.
-            if (replyWith.equals(message.inReplyTo()) && answered.compareAndSet(false, true)) {
+            // Counted: more than the question can take would only queue tasks on the asker's lane.
+            if (replyWith.equals(message.inReplyTo()) && forwarded.incrementAndGet() <= answers) {
                 asker.runBetweenMessages(() -> asker.asks().answer(message));
             } else {
                 LOG.fine(() -> "dropped a message to " + asker.owner() + "'s reply inbox that answers no question of it: " + message);

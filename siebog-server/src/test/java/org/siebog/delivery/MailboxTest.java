@@ -276,6 +276,10 @@ class MailboxTest {
             public java.util.concurrent.CompletionStage<ACLMessage> ask(ACLMessage question, java.time.Duration timeout) {
                 throw new UnsupportedOperationException();
             }
+
+            public java.util.concurrent.CompletionStage<java.util.List<ACLMessage>> askAll(ACLMessage question, java.time.Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
         };
     }
 

@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,6 +29,7 @@ import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.AgentInfo;
 import org.siebog.api.AgentManager;
+import org.siebog.api.AgentNameInUseException;
 import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.MessageManager;
 import org.siebog.api.Performative;
@@ -134,25 +137,46 @@ public class TopicBenchResource {
         }).toList();
     }
 
-    /** The {@code count} subscribing Counters, started and subscribed unless they are; any others stopped. */
+    /**
+     * The {@code count} subscribing Counters {@code topic-bench-0} ... : those already running are
+     * kept, the missing ones started and subscribed, any beyond {@code count} stopped.
+     */
     private List<AgentInfo> subscribers(int count) {
-        List<AgentInfo> existing = agents.agents().stream().filter(a -> a.aid().name().startsWith(SUBSCRIBER)).toList();
-        if (existing.size() == count) {
-            return existing;
-        }
+        Map<String, AgentInfo> existing = new TreeMap<>();
+        agents.agents().stream().filter(a -> a.aid().name().startsWith(SUBSCRIBER)).forEach(a -> existing.put(a.aid().name(), a));
         ExecutorService starters = Executors.newFixedThreadPool(STARTERS);
         try {
-            inParallel(starters, existing, a -> {
+            inParallel(starters, existing.values().stream().filter(a -> index(a) >= count).toList(), a -> {
                 agents.stop(a.aid());
                 return null;
             });
             return inParallel(starters, IntStream.range(0, count).boxed().toList(), i -> {
-                AgentInfo started = agents.start("Counter", SUBSCRIBER + i, Map.of());
-                topics.subscribe(started.aid(), TOPIC, null);
-                return started;
+                AgentInfo running = existing.get(SUBSCRIBER + i);
+                return running != null ? running : startSubscriber(SUBSCRIBER + i);
             });
         } finally {
             starters.shutdown();
+        }
+    }
+
+    private static int index(AgentInfo subscriber) {
+        return Integer.parseInt(subscriber.aid().name().substring(SUBSCRIBER.length()));
+    }
+
+    /** Starts and subscribes one; the name may still be held for a moment by one just stopped (its stop is under way). */
+    private AgentInfo startSubscriber(String name) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                AgentInfo started = agents.start("Counter", name, Map.of());
+                topics.subscribe(started.aid(), TOPIC, null);
+                return started;
+            } catch (AgentNameInUseException stillStopping) {
+                if (System.nanoTime() > deadline) {
+                    throw stillStopping;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
         }
     }
 
