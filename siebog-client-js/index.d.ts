@@ -74,7 +74,8 @@ export class Agent {
    * inReplyTo is the question's replyWith (a fresh id unless given; replyTo is this agent). The
    * answer does not reach onMessage; a second answer does. Rejects with a SiebogError: 504 after
    * timeoutMs (default 30,000, at most 300,000), the send's refusal (404, 503…), 400 for a bad
-   * timeout or a replyWith already waiting, 503 beyond 1,000 open questions.
+   * timeout or a replyWith already waiting, 503 beyond 1,000 open questions. Never await it in
+   * onStart: no message, answers included, reaches an agent before onStart has returned.
    */
   ask(msg: Omit<AclMessageInit, 'sender' | 'replyTo'>, options?: { timeoutMs?: number }): Promise<AclMessage>;
   /**

@@ -82,7 +82,7 @@ describe('the host page', () => {
     assert.ok(await page.getByRole('button', { name: 'Leave' }).isEnabled());
     assert.ok(await page.getByRole('button', { name: 'Start TSP demo' }).isEnabled());
     const statuses = page.getByRole('status');
-    assert.equal(await statuses.count(), 2, 'the connection state and the demo status');
+    assert.equal(await statuses.count(), 3, 'the connection state and the two demos\' status');
     for (const live of await statuses.evaluateAll((els) => els.map((el) => el.getAttribute('aria-live')))) assert.equal(live, 'polite');
     assert.equal(await page.getByRole('status').first().getAttribute('data-testid'), 'connection-state');
     assert.ok(await page.getByRole('table', { name: 'Hosted agents' }).isVisible());

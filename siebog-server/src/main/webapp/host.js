@@ -1,4 +1,4 @@
-// The host page: joins this tab to the cluster on open, shows what it does, and runs the TSP demo.
+// The host page: joins this tab to the cluster on open, shows what it does, and runs the TSP and book trading demos.
 import { Device } from '/siebog/js/siebog.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +21,9 @@ const ui = {
   demoRounds: $('demo-rounds'),
   demoBest: $('demo-best-length'),
   canvas: $('demo-canvas'),
+  startBooks: $('start-books'),
+  booksStatus: $('books-status'),
+  books: $('books'),
 };
 
 const STATE_TEXT = {
@@ -288,6 +291,84 @@ async function api(path, body) {
     throw error;
   }
   return json;
+}
+
+// ---- the book trading demo ---------------------------------------------------------------------
+
+let books = null; // {agents: [{aid, role}], timer}
+
+ui.startBooks.addEventListener('click', () => startBooks());
+
+/**
+ * Starts a round: three BookSellers and a BookBuyer on the server, a BrowserBookBuyer on this
+ * device (when it is joined; else wherever the cluster places it), then asks each every second
+ * what it has (sellers: their catalogue; buyers: what they bought) until both buyers are done.
+ */
+async function startBooks() {
+  ui.startBooks.disabled = true;
+  if (books) clearTimeout(books.timer);
+  books = null;
+  ui.booksStatus.textContent = 'Starting the sellers and the buyers…';
+  const round = `books-${Date.now().toString(36)}`;
+  const device = /^d-[0-9a-f]{8}$/.test(ui.deviceId.textContent) ? ui.deviceId.textContent : undefined;
+  const wanted = [
+    { agentClass: 'BookSeller', name: `${round}-seller-a`, role: 'seller, server', args: { catalogue: 'Moby Dick=12.50;Ulysses=18.00' } },
+    { agentClass: 'BookSeller', name: `${round}-seller-b`, role: 'seller, server', args: { catalogue: 'Moby Dick=10.99;Dracula=7.25' } },
+    { agentClass: 'BookSeller', name: `${round}-seller-c`, role: 'seller, server', args: { catalogue: 'Dracula=9.00;Ulysses=15.00' } },
+    { agentClass: 'BookBuyer', name: `${round}-buyer`, role: 'buyer, server', args: { title: 'Moby Dick', maxPrice: '11.00' } },
+    { agentClass: 'BrowserBookBuyer', name: `${round}-browser-buyer`, role: 'buyer, browser', args: { title: 'Dracula', maxPrice: '8.00' }, device },
+  ];
+  try {
+    const started = [];
+    for (const { agentClass, name, role, args, device: on } of wanted) {
+      const { aid } = await api('/siebog/api/agents', { agentClass, name, args, ...(on ? { device: on } : {}) });
+      started.push({ aid, role, now: '…' });
+    }
+    books = { agents: started, timer: null };
+    ui.booksStatus.textContent = 'Trading: the buyers are calling for proposals.';
+    showBooks(books);
+    pollBooks(books);
+  } catch (e) {
+    ui.booksStatus.textContent = e.status === 401 || e.status === 403
+      ? `Starting book trading needs a Siebog admin login: ${e.message}`
+      : e.status === 400 && /Book/.test(e.message)
+        ? `Book trading needs Siebog's examples deployed on this node (siebog-examples.war): ${e.message}`
+        : `Could not start book trading: ${e.message}`;
+    ui.startBooks.disabled = false;
+  }
+}
+
+async function pollBooks(run) {
+  for (const agent of run.agents) {
+    try {
+      agent.now = (await api('/siebog/api/messages?awaitReplyMs=2000', { performative: 'QUERY_REF', receivers: [agent.aid] })).content;
+    } catch (e) {
+      agent.now = e.status === 404 ? 'gone' : agent.now;
+    }
+  }
+  if (books !== run) return; // a newer round took over
+  showBooks(run);
+  const buyers = run.agents.filter((a) => a.role.startsWith('buyer'));
+  if (buyers.every((b) => b.now.startsWith('bought ') || b.now === 'gone')) {
+    ui.booksStatus.textContent = `Done: ${buyers.map((b) => b.now).join('; ')}.`;
+    ui.startBooks.disabled = false;
+    books = null;
+  } else {
+    run.timer = setTimeout(() => pollBooks(run), 1000);
+  }
+}
+
+function showBooks(run) {
+  const rows = run.agents.map(({ aid, role, now }) => {
+    const row = document.createElement('tr');
+    for (const text of [aid, role, now]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    return row;
+  });
+  ui.books.tBodies[0].replaceChildren(...rows);
 }
 
 // ---- go ----------------------------------------------------------------------------------------

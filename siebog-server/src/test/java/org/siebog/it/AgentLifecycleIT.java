@@ -52,7 +52,9 @@ class AgentLifecycleIT {
                 Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"), Map.entry("Responder", "stateless"),
                 Map.entry("Tally", "stateful"), Map.entry("Asker", "stateful"), Map.entry("StatelessAsker", "stateless"),
                 Map.entry("Unreplicable", "stateful"), Map.entry("TspCoordinator", "stateful"), Map.entry("Publisher", "stateful"), Map.entry("Participant", "stateful"), Map.entry("Initiator", "stateful"),
-                Map.entry("DfHolder", "stateless"), Map.entry("DfSearcher", "stateless"));
+                Map.entry("DfHolder", "stateless"), Map.entry("DfSearcher", "stateless"),
+                Map.entry("BookSeller", "stateful"), Map.entry("BookBuyer", "stateful"),
+                Map.entry("BrowserBookBuyer", "client"), Map.entry("BrowserBookSeller", "client"));
         expected.forEach((name, kind) -> assertEquals(kind, classes.get(name), () -> name + " in " + classes));
         // Only agents are listed: the managers and other beans of the deployments are not. The rest are
         // the JavaScript modules in the agents/ directory of the Siebog WAR (Echo, the test's TestClient)
