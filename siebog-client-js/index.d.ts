@@ -92,6 +92,8 @@ export class Agent {
   readonly df: DirectoryFacilitator;
   /** Topics, for this agent: its subscriptions, and publishing (see Topics). */
   readonly topics: Topics;
+  /** The tuple space, for this agent (see TupleSpace). */
+  readonly tuples: TupleSpace;
   /** Answers msg (to its replyTo, else its sender) in its conversation, protocol, language, encoding and ontology. */
   reply(msg: AclMessage, performative: Performative, content?: string | null): Promise<void>;
   /**
@@ -206,6 +208,25 @@ export interface BallotResult {
   tally: Record<string, number>;
   voters: number;
   votes: number;
+}
+
+/**
+ * A Linda tuple space shared by the platform (docs/agents.md, "Tuple space"): tuples are lists of
+ * 1 to 16 strings; a template of the same length matches with its null fields as wildcards. A
+ * tuple is taken once, whichever agents race for it, server or client. Rejections are SiebogErrors:
+ * 400 a bad tuple, template, lease or timeout, 503 the space or the node's waiters at their bound.
+ */
+export interface TupleSpace {
+  /** Writes a tuple; without leaseMs it stays until taken (a lease: 1 ms to a day). */
+  out(fields: string[], options?: { leaseMs?: number }): Promise<void>;
+  /** A matching tuple now, left in the space; null when none. */
+  rdp(template: Array<string | null>): Promise<string[] | null>;
+  /** Takes a matching tuple now; null when none. */
+  inp(template: Array<string | null>): Promise<string[] | null>;
+  /** Reads a matching tuple, waiting up to timeoutMs (default 30,000) for one; null when none came. */
+  rd(template: Array<string | null>, options?: { timeoutMs?: number }): Promise<string[] | null>;
+  /** Takes a matching tuple, waiting up to timeoutMs (default 30,000) for one; null when none came. */
+  in(template: Array<string | null>, options?: { timeoutMs?: number }): Promise<string[] | null>;
 }
 
 /** A request refused by the server (or by the library before sending); status is an HTTP status. */

@@ -5,6 +5,7 @@ import { freshId, validateMessage } from './acl.js';
 import { DirectoryFacilitator } from './df.js';
 import { Protocols } from './protocols.js';
 import { Topics } from './topics.js';
+import { TupleSpace } from './tuples.js';
 import { SiebogError } from './session.js';
 
 // Symbol.for, not Symbol(): an agent module may reach this file by another URL than worker.js
@@ -156,6 +157,15 @@ export class Agent {
    */
   get topics() {
     return new Topics(this);
+  }
+
+  /**
+   * The tuple space, for this agent: `out(fields, {leaseMs})`, `rdp`, `inp`, `rd(template,
+   * {timeoutMs})`, `in(template, {timeoutMs})`; templates match with null fields as wildcards.
+   * @returns {TupleSpace}
+   */
+  get tuples() {
+    return new TupleSpace(this);
   }
 
   /**

@@ -2,7 +2,7 @@
 // a JSON action and answer INFORM with the result, or FAILURE / NOT_UNDERSTOOD {"status", "error"}.
 import { SiebogError } from './session.js';
 
-/** How long an action waits: writes reach every node first, which takes milliseconds. */
+/** How long an action waits by default: writes reach every node first, which takes milliseconds. */
 const ACTION_TIMEOUT_MS = 10_000;
 
 /**
@@ -12,12 +12,13 @@ const ACTION_TIMEOUT_MS = 10_000;
  * @param {string} local the platform agent's local name
  * @param {string} ontology
  * @param {object} action
+ * @param {number} [timeoutMs] how long to wait for the answer
  */
-export async function askPlatformAgent(agent, local, ontology, action) {
+export async function askPlatformAgent(agent, local, ontology, action, timeoutMs = ACTION_TIMEOUT_MS) {
   const platform = agent.aid.slice(agent.aid.indexOf('@') + 1);
   const answer = await agent.ask({
     performative: 'REQUEST', receivers: [`${local}@${platform}`], language: 'json', ontology, content: JSON.stringify(action),
-  }, { timeoutMs: ACTION_TIMEOUT_MS });
+  }, { timeoutMs });
   let content;
   try {
     content = JSON.parse(answer.content);

@@ -37,7 +37,7 @@ class PackagesTest {
             new Layer("Cluster", "org.siebog.cluster.."),
             new Layer("Delivery", "org.siebog.delivery.."),
             new Layer("Replication", "org.siebog.replication.."),
-            new Layer("Services", "org.siebog.df..", "org.siebog.topic.."),
+            new Layer("Services", "org.siebog.df..", "org.siebog.topic..", "org.siebog.tuples.."),
             new Layer("Lifecycle", "org.siebog.agentmanager.."),
             new Layer("Devices", "org.siebog.device.."),
             new Layer("NodeRequests", "org.siebog.connection.."),

@@ -264,6 +264,37 @@ class ClusterIT {
         assertEquals(1, handledInGroup, "one member of the group got it");
     }
 
+    /** The tuple space is one for the cluster: written on one node, read on another, a tuple taken once by takers on two. */
+    @Test
+    @Order(6)
+    void aTupleIsTakenOnceByTakersWaitingOnDifferentNodes() throws Exception {
+        assertTrue(tuples(cluster.api(1), "{\"action\": \"out\", \"fields\": [\"cluster-job\", \"1\"]}").contains("INFORM"));
+        assertTrue(tuples(cluster.api(3), "{\"action\": \"rdp\", \"template\": [\"cluster-job\", null]}").contains("cluster-job"),
+                "node3 reads what node1 wrote");
+        List<CompletableFuture<String>> takers = new ArrayList<>();
+        for (int n = 2; n <= 3; n++) {
+            ClusterApi api = cluster.api(n);
+            takers.add(CompletableFuture.supplyAsync(() -> call(() ->
+                    tuples(api, "{\"action\": \"in\", \"template\": [\"cluster-prize\", null], \"timeoutMs\": 4000}"))));
+        }
+        Thread.sleep(500);
+        tuples(cluster.api(1), "{\"action\": \"out\", \"fields\": [\"cluster-prize\", \"gold\"]}");
+        List<String> outcomes = new ArrayList<>();
+        for (CompletableFuture<String> taker : takers) {
+            outcomes.add(taker.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals(1, outcomes.stream().filter(o -> o.contains("gold")).count(), outcomes::toString);
+        assertEquals(1, outcomes.stream().filter(o -> o.contains("\\\"tuple\\\":null")).count(), outcomes::toString);
+    }
+
+    /** Asks {@code tuples@siebog} on {@code api}'s node; the answer's JSON. */
+    static String tuples(ClusterApi api, String action) throws Exception {
+        ClusterApi.Reply answer = api.post("messages?awaitReplyMs=20000", Json.createObjectBuilder().add("performative", "REQUEST")
+                .add("receivers", Json.createArrayBuilder().add("tuples@siebog")).add("content", action).build().toString());
+        assertEquals(200, answer.status(), answer::toString);
+        return answer.body();
+    }
+
     /** Subscribes {@code agent} to {@code topic} through {@code api}'s node (an admin posts in its name). */
     static void subscribe(ClusterApi api, String agent, String topic, String group) throws Exception {
         var action = Json.createObjectBuilder().add("action", "subscribe").add("topic", topic);

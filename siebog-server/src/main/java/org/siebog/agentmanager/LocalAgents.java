@@ -37,6 +37,7 @@ import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 import org.siebog.state.StateRefusedException;
 import org.siebog.topic.TopicAgent;
+import org.siebog.tuples.TupleAgent;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -212,8 +213,8 @@ public class LocalAgents implements LocalInstances {
         if (ReplyInboxes.nodeOf(aid).isPresent()) {
             throw new InvalidAgentRequestException("bad agent name: names of the form reply-NODE-UUID are reserved for reply inboxes");
         }
-        if (DirectoryAgent.NAME.equals(name) || TopicAgent.NAME.equals(name)) {
-            throw new AgentNameInUseException(aid); // the directory facilitator and the topics agent, on every node
+        if (DirectoryAgent.NAME.equals(name) || TopicAgent.NAME.equals(name) || TupleAgent.NAME.equals(name)) {
+            throw new AgentNameInUseException(aid); // the platform's own agents, on every node: df, topics, tuples
         }
         if (Topics.isTopic(aid)) {
             throw new InvalidAgentRequestException("bad agent name: names starting with '" + Topics.PREFIX + "' are topics");

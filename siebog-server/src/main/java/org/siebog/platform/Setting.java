@@ -65,7 +65,9 @@ public enum Setting {
     DF_MAX_SERVICES_PER_AGENT("siebog.df.max-services-per-agent", "32"),
     DF_MAX_LEASE_MS("siebog.df.max-lease-ms", "86400000"),
     TOPIC_MAX_SUBSCRIPTIONS_PER_AGENT("siebog.topic.max-subscriptions-per-agent", "64"),
-    TOPIC_MAX_SUBSCRIBERS("siebog.topic.max-subscribers", "10000");
+    TOPIC_MAX_SUBSCRIBERS("siebog.topic.max-subscribers", "10000"),
+    TUPLES_MAX_TUPLES("siebog.tuples.max-tuples", "10000"),
+    TUPLES_MAX_WAITING("siebog.tuples.max-waiting", "10000");
 
     private static final Logger LOG = Logger.getLogger(Setting.class.getName());
     /** Settings whose bad value was reported: once each, not at every read. */

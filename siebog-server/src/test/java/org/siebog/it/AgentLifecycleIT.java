@@ -51,7 +51,7 @@ class AgentLifecycleIT {
                 Map.entry("Recorder", "stateful"), Map.entry("StatelessRecorder", "stateless"), Map.entry("Slow", "stateful"),
                 Map.entry("Thrower", "stateful"), Map.entry("FailingOnStart", "stateful"), Map.entry("Responder", "stateless"),
                 Map.entry("Tally", "stateful"), Map.entry("Asker", "stateful"), Map.entry("StatelessAsker", "stateless"),
-                Map.entry("Unreplicable", "stateful"), Map.entry("TspCoordinator", "stateful"), Map.entry("Publisher", "stateful"), Map.entry("Participant", "stateful"), Map.entry("Initiator", "stateful"),
+                Map.entry("Unreplicable", "stateful"), Map.entry("TspCoordinator", "stateful"), Map.entry("Publisher", "stateful"), Map.entry("Participant", "stateful"), Map.entry("Initiator", "stateful"), Map.entry("TupleUser", "stateful"),
                 Map.entry("DfHolder", "stateless"), Map.entry("DfSearcher", "stateless"),
                 Map.entry("BookSeller", "stateful"), Map.entry("BookBuyer", "stateful"),
                 Map.entry("BrowserBookBuyer", "client"), Map.entry("BrowserBookSeller", "client"));
