@@ -83,7 +83,7 @@ public class AgentManagerBean implements AgentManager {
     @Override
     public AgentInfo start(String agentClass, String name, Map<String, String> args, String node, String device) {
         AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
-        AID aid = LocalAgents.aidOf(name);
+        AID aid = local.aidOf(name);
         Map<String, String> startArgs = args == null ? Map.of() : Map.copyOf(args);
         String target;
         String onDevice = null;

@@ -25,8 +25,8 @@ import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.Journal;
 import org.siebog.delivery.LocalInstances;
 import org.siebog.delivery.Mailbox;
+import org.siebog.delivery.PlatformAgents;
 import org.siebog.delivery.ReplyInboxes;
-import org.siebog.df.DirectoryAgent;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.Failures;
@@ -36,8 +36,6 @@ import org.siebog.replication.AgentRecord;
 import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 import org.siebog.state.StateRefusedException;
-import org.siebog.topic.TopicAgent;
-import org.siebog.tuples.TupleAgent;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -47,6 +45,9 @@ import org.siebog.tuples.TupleAgent;
  */
 @ApplicationScoped
 public class LocalAgents implements LocalInstances {
+
+    @Inject
+    PlatformAgents platformAgents;
 
     @Inject
     AgentClassRegistry classes;
@@ -203,7 +204,7 @@ public class LocalAgents implements LocalInstances {
     }
 
     /** The AID a new agent called {@code name} gets. */
-    static AID aidOf(String name) {
+    AID aidOf(String name) {
         AID aid;
         try {
             aid = new AID(name, PlatformConfig.SYSTEM.platformName());
@@ -213,7 +214,7 @@ public class LocalAgents implements LocalInstances {
         if (ReplyInboxes.nodeOf(aid).isPresent()) {
             throw new InvalidAgentRequestException("bad agent name: names of the form reply-NODE-UUID are reserved for reply inboxes");
         }
-        if (DirectoryAgent.NAME.equals(name) || TopicAgent.NAME.equals(name) || TupleAgent.NAME.equals(name)) {
+        if (platformAgents.reserved(name)) {
             throw new AgentNameInUseException(aid); // the platform's own agents, on every node: df, topics, tuples
         }
         if (Topics.isTopic(aid)) {

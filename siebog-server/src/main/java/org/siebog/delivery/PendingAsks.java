@@ -112,21 +112,25 @@ final class PendingAsks {
             return timedOut.offer(inReplyTo, message);
         }
         if (question.all == null) {
-            end(inReplyTo, question).first.complete(message);
+            if (end(inReplyTo, question)) {
+                question.first.complete(message);
+            }
             return true;
         }
         question.answers.add(message);
-        if (message.performative() != Performative.AGREE && --question.finalsAwaited <= 0) {
-            end(inReplyTo, question).all.complete(List.copyOf(question.answers));
+        if (message.performative() != Performative.AGREE && --question.finalsAwaited <= 0 && end(inReplyTo, question)) {
+            question.all.complete(List.copyOf(question.answers));
         }
         return true;
     }
 
-    /** Removes and cleans up a question that ends now. */
-    private Question end(String replyWith, Question question) {
-        byReplyWith.remove(replyWith, question);
+    /** Removes and cleans up a question that ends now; false when it ended otherwise meanwhile (dropped). */
+    private boolean end(String replyWith, Question question) {
+        if (!byReplyWith.remove(replyWith, question)) {
+            return false;
+        }
         question.cleanUp.run();
-        return question;
+        return true;
     }
 
     /** Whether a question with this {@code replyWith} is still open. */

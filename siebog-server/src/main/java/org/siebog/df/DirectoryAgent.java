@@ -2,10 +2,7 @@ package org.siebog.df;
 
 import java.util.concurrent.CompletableFuture;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -13,12 +10,12 @@ import jakarta.json.spi.JsonProvider;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.api.Agent;
 import org.siebog.api.ServiceTemplate;
 import org.siebog.api.SiebogException;
-import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.JsonActionAgent;
+import org.siebog.delivery.PlatformAgent;
 import org.siebog.message.JsonActions;
-import org.siebog.platform.PlatformConfig;
 
 /**
  * The directory facilitator as a FIPA agent, {@code df@<platform>}, for agents that reach it by
@@ -39,7 +36,7 @@ import org.siebog.platform.PlatformConfig;
  * answered when every node has them.
  */
 @ApplicationScoped
-public class DirectoryAgent {
+public class DirectoryAgent implements PlatformAgent {
 
     /** The local name of the directory facilitator's AID; reserved: no agent may be started with it. */
     public static final String NAME = "df";
@@ -49,8 +46,6 @@ public class DirectoryAgent {
     private static final int DEFAULT_LIMIT = 100;
     private static final String EXAMPLE = "{\"action\": \"search\", \"template\": {\"type\": \"...\"}}";
 
-    @Inject
-    AgentHost host;
 
     @Inject
     ServiceDirectory services;
@@ -58,19 +53,15 @@ public class DirectoryAgent {
     @Inject
     ServiceSubscriptions subscriptions;
 
-    private AID aid;
 
-    /** Hosted when the application starts, so every node answers as {@code df} from then on. */
-    void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        aid = new AID(NAME, PlatformConfig.SYSTEM.platformName());
-        host.host(aid, new Facilitator(aid)).activate();
+    @Override
+    public String name() {
+        return NAME;
     }
 
-    @PreDestroy
-    void stop() {
-        if (aid != null) {
-            host.stop(aid, () -> { });
-        }
+    @Override
+    public Agent create(AID aid) {
+        return new Facilitator(aid);
     }
 
     private final class Facilitator extends JsonActionAgent {

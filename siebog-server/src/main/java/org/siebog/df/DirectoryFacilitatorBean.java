@@ -2,8 +2,6 @@ package org.siebog.df;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -15,7 +13,6 @@ import jakarta.inject.Inject;
 
 import org.siebog.api.AID;
 import org.siebog.api.DirectoryFacilitator;
-import org.siebog.api.RemoteNodeException;
 import org.siebog.api.ServiceDescription;
 import org.siebog.api.ServiceEntry;
 import org.siebog.api.ServiceTemplate;
@@ -36,17 +33,17 @@ public class DirectoryFacilitatorBean implements DirectoryFacilitator {
 
     @Override
     public ServiceEntry register(AID agent, ServiceDescription service, Duration lease) {
-        return written(services.register(agent, service, lease, false));
+        return Failures.written(services.register(agent, service, lease, false), "the directory");
     }
 
     @Override
     public ServiceEntry modify(AID agent, ServiceDescription service, Duration lease) {
-        return written(services.register(agent, service, lease, true));
+        return Failures.written(services.register(agent, service, lease, true), "the directory");
     }
 
     @Override
     public void deregister(AID agent, String serviceName) {
-        written(services.deregister(agent, serviceName));
+        Failures.written(services.deregister(agent, serviceName), "the directory");
     }
 
     @Override
@@ -61,19 +58,11 @@ public class DirectoryFacilitatorBean implements DirectoryFacilitator {
 
     @Override
     public String subscribe(AID subscriber, ServiceTemplate template, Duration lease) {
-        return written(subscriptions.subscribe(subscriber, template, lease));
+        return Failures.written(subscriptions.subscribe(subscriber, template, lease), "the directory");
     }
 
     @Override
     public boolean unsubscribe(AID subscriber, String subscriptionId) {
         return subscriptions.unsubscribe(subscriber, subscriptionId);
-    }
-
-    private static <T> T written(CompletableFuture<T> write) {
-        try {
-            return write.join();
-        } catch (CompletionException failed) {
-            throw Failures.refusal(failed, cause -> new RemoteNodeException("the directory could not be written on every node: " + cause));
-        }
     }
 }

@@ -2,7 +2,9 @@ package org.siebog.platform;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 
 /**
@@ -29,6 +31,19 @@ public final class Failures {
     public static SiebogException refusal(Throwable failure, Function<Throwable, ? extends SiebogException> otherwise) {
         Throwable cause = cause(failure);
         return cause instanceof SiebogException refusal ? refusal : otherwise.apply(cause);
+    }
+
+    /**
+     * Waits for a write that every node must have (a replicated cache's) and returns its result; its
+     * failure is thrown as the refusal it carries, or a 503 saying that {@code what} could not be
+     * written on every node.
+     */
+    public static <T> T written(CompletableFuture<T> write, String what) {
+        try {
+            return write.join();
+        } catch (CompletionException failed) {
+            throw refusal(failed, cause -> new RemoteNodeException(what + " could not be written on every node: " + cause));
+        }
     }
 
     /** The first {@code type} in {@code failure}'s cause chain, {@code failure} included; null if there is none. */

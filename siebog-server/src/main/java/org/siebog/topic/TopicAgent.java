@@ -2,10 +2,7 @@ package org.siebog.topic;
 
 import java.util.concurrent.CompletableFuture;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -15,12 +12,12 @@ import jakarta.json.spi.JsonProvider;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.api.Agent;
 import org.siebog.api.SiebogException;
 import org.siebog.api.TopicSubscription;
-import org.siebog.delivery.AgentHost;
 import org.siebog.delivery.JsonActionAgent;
+import org.siebog.delivery.PlatformAgent;
 import org.siebog.message.JsonActions;
-import org.siebog.platform.PlatformConfig;
 
 /**
  * Topic subscriptions as a FIPA agent, {@code topics@<platform>}, for agents that reach them by
@@ -34,7 +31,7 @@ import org.siebog.platform.PlatformConfig;
  * Publishing needs no action: a message to {@code topic:news@<platform>} is published.
  */
 @ApplicationScoped
-public class TopicAgent {
+public class TopicAgent implements PlatformAgent {
 
     /** The local name of the agent's AID; reserved: no agent may be started with it. */
     public static final String NAME = "topics";
@@ -43,25 +40,19 @@ public class TopicAgent {
     private static final JsonProvider JSON = JsonProvider.provider();
     private static final String EXAMPLE = "{\"action\": \"subscribe\", \"topic\": \"news\"}";
 
-    @Inject
-    AgentHost host;
 
     @Inject
     TopicSubscriptions subscriptions;
 
-    private AID aid;
 
-    /** Hosted when the application starts, so every node answers as {@code topics} from then on. */
-    void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        aid = new AID(NAME, PlatformConfig.SYSTEM.platformName());
-        host.host(aid, new Subscriptions(aid)).activate();
+    @Override
+    public String name() {
+        return NAME;
     }
 
-    @PreDestroy
-    void stop() {
-        if (aid != null) {
-            host.stop(aid, () -> { });
-        }
+    @Override
+    public Agent create(AID aid) {
+        return new Subscriptions(aid);
     }
 
     private final class Subscriptions extends JsonActionAgent {

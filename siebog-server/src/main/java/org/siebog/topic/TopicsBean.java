@@ -1,8 +1,6 @@
 package org.siebog.topic;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -13,7 +11,6 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
 import org.siebog.api.AID;
-import org.siebog.api.RemoteNodeException;
 import org.siebog.api.TopicSubscription;
 import org.siebog.api.Topics;
 import org.siebog.platform.Failures;
@@ -30,12 +27,12 @@ public class TopicsBean implements Topics {
 
     @Override
     public void subscribe(AID agent, String topic, String group) {
-        written(subscriptions.subscribe(agent, topic, group));
+        Failures.written(subscriptions.subscribe(agent, topic, group), "the subscriptions");
     }
 
     @Override
     public boolean unsubscribe(AID agent, String topic) {
-        return written(subscriptions.unsubscribe(agent, topic));
+        return Failures.written(subscriptions.unsubscribe(agent, topic), "the subscriptions");
     }
 
     @Override
@@ -46,13 +43,5 @@ public class TopicsBean implements Topics {
     @Override
     public List<TopicSubscription> subscriptionsOf(AID agent) {
         return subscriptions.subscriptionsOf(agent);
-    }
-
-    private static <T> T written(CompletableFuture<T> write) {
-        try {
-            return write.join();
-        } catch (CompletionException failed) {
-            throw Failures.refusal(failed, cause -> new RemoteNodeException("the subscriptions could not be written on every node: " + cause));
-        }
     }
 }

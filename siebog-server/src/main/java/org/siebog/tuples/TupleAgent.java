@@ -4,10 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -15,10 +12,10 @@ import jakarta.json.spi.JsonProvider;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
-import org.siebog.delivery.AgentHost;
+import org.siebog.api.Agent;
 import org.siebog.delivery.JsonActionAgent;
+import org.siebog.delivery.PlatformAgent;
 import org.siebog.message.JsonActions;
-import org.siebog.platform.PlatformConfig;
 
 /**
  * The tuple space as a FIPA agent, {@code tuples@<platform>} (a {@link JsonActionAgent} on every
@@ -33,7 +30,7 @@ import org.siebog.platform.PlatformConfig;
  * holding the agent's lane.
  */
 @ApplicationScoped
-public class TupleAgent {
+public class TupleAgent implements PlatformAgent {
 
     /** The local name of the agent's AID; reserved: no agent may be started with it. */
     public static final String NAME = "tuples";
@@ -42,25 +39,19 @@ public class TupleAgent {
     private static final JsonProvider JSON = JsonProvider.provider();
     private static final String EXAMPLE = "{\"action\": \"rdp\", \"template\": [\"job\", null]}";
 
-    @Inject
-    AgentHost host;
 
     @Inject
     TupleSpace space;
 
-    private AID aid;
 
-    /** Hosted when the application starts, so every node answers as {@code tuples} from then on. */
-    void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        aid = new AID(NAME, PlatformConfig.SYSTEM.platformName());
-        host.host(aid, new Space(aid)).activate();
+    @Override
+    public String name() {
+        return NAME;
     }
 
-    @PreDestroy
-    void stop() {
-        if (aid != null) {
-            host.stop(aid, () -> { });
-        }
+    @Override
+    public Agent create(AID aid) {
+        return new Space(aid);
     }
 
     private final class Space extends JsonActionAgent {
