@@ -121,6 +121,18 @@ public abstract class AbstractAgent implements Serializable {
     }
 
     /**
+     * Called by the platform on the instance a stateful agent leaves behind when it moves to another
+     * node: the bean instance goes, without {@link #onStop()} (the agent has not stopped; it carries on
+     * there from its saved state).
+     *
+     * @param context what the agent can do during the call
+     */
+    @Remove
+    public void moved(AgentContext context) {
+        this.context = context;
+    }
+
+    /**
      * Called by the platform: the agent's fields (see <em>State</em> above) as bytes.
      *
      * @return the serialised fields
@@ -279,6 +291,22 @@ public abstract class AbstractAgent implements Serializable {
             context = asking;
             return answers;
         });
+    }
+
+    /**
+     * Moves this stateful agent to {@code node} once the current call returns: its next message is
+     * handled there, after every message it was sent before (see {@link AgentContext#moveTo(String)}).
+     *
+     * <pre>{@code
+     * case REQUEST -> moveTo(message.content()); // "node2"
+     * }</pre>
+     *
+     * @param node the node to carry on on ({@link ConnectionManager#nodes()})
+     * @throws InvalidAgentRequestException there is no such node, it is the node the agent is on, or
+     *                                      the agent is not stateful
+     */
+    protected final void moveTo(String node) {
+        context.moveTo(node);
     }
 
     /**

@@ -54,4 +54,14 @@ public interface Agent {
      * @param state   what {@link #saveState()} returned
      */
     void restoreState(AgentContext context, byte[] state);
+
+    /**
+     * The agent has moved to another node, where it carries on from the state it saved last: this
+     * instance is discarded, without {@link #stop}. Called once, after the last message this
+     * instance handles. Does nothing by default.
+     *
+     * @param context what the agent can do during the call
+     */
+    default void moved(AgentContext context) {
+    }
 }

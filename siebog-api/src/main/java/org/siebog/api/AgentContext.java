@@ -104,4 +104,23 @@ public interface AgentContext {
      *                         questions are at their limit (503)
      */
     CompletionStage<List<ACLMessage>> askAll(ACLMessage question, Duration timeout);
+
+    /**
+     * Moves this agent to {@code node} once the current call returns, as JADE's {@code doMove} does:
+     * it handles no further message here; on {@code node} it carries on from the state it has then
+     * (a fresh instance, given that state as after a failover), and handles every message sent to it
+     * in the order each sender sent them, none lost and none twice, wherever the sender was told
+     * where it is. Its AID stays the same, and every node's directory names {@code node} once it is
+     * there. Only a {@link StatefulAgent} moves (its state is what moves); its open questions
+     * ({@link #ask}) do not: their late answers reach its handler there as ordinary messages.
+     *
+     * <p>The move happens after the call, so what the agent does in the call (sends, a reply) still
+     * happens here. If {@code node} leaves the cluster or refuses the agent before it is there, the
+     * agent carries on here, and the node's log says why.
+     *
+     * @param node the node to carry on on ({@link ConnectionManager#nodes()})
+     * @throws InvalidAgentRequestException there is no such node, it is this agent's node, or the
+     *                                      agent is not stateful (400)
+     */
+    void moveTo(String node);
 }

@@ -81,6 +81,22 @@ public interface AgentManager {
     void stop(AID aid);
 
     /**
+     * Moves a stateful agent to another node and returns once it is there: it finishes the message
+     * in hand, then carries on on {@code node} from its state, and handles every message sent to it
+     * in each sender's order, none lost and none twice (see {@link AgentContext#moveTo(String)}).
+     *
+     * @param aid  the agent
+     * @param node the node to move it to ({@link ConnectionManager#nodes()})
+     * @return the agent where it runs now
+     * @throws UnknownAgentException        no such agent
+     * @throws InvalidAgentRequestException {@code node} is not a member of the cluster or is the
+     *                                      agent's node already, or the agent is not stateful
+     * @throws RemoteNodeException          {@code node} could not take it (the agent stays where it was)
+     * @throws SiebogException              the agent is moving already (409)
+     */
+    AgentInfo move(AID aid, String node);
+
+    /**
      * Looks an agent up.
      *
      * @param aid the agent

@@ -326,6 +326,88 @@ class ClusterIT {
         }
     }
 
+    /**
+     * Mobility under load: a Counter moves ten times between the three nodes (five times by an
+     * admin's REST call, five times asking to itself) while it receives three numbered streams that
+     * never pause: a REST writer through node1 (each post awaited) and bursts of 50 from Tickers on
+     * node2 and node3, one every 20 ms, so that each move finds messages in flight from the node it
+     * leaves, the node it goes to and the third. It loses, repeats and reorders nothing, and after
+     * each move every node's directory says where it is.
+     */
+    @Test
+    @Order(6)
+    void aCounterMovesTenTimesUnderLoadLosingRepeatingAndReorderingNothing() throws Exception {
+        String traveller = "traveller@siebog";
+        cluster.api(1).start("Counter", "traveller", "node1", null);
+        cluster.api(1).start("Ticker", "mv-ticker-2", "node2", null);
+        cluster.api(1).start("Ticker", "mv-ticker-3", "node3", null);
+
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> streams = new ArrayList<>();
+        AtomicLong written = new AtomicLong();
+        streams.add(new Thread(() -> {
+            try {
+                while (writing.get()) {
+                    int status = cluster.api(1).tell("INFORM", traveller, "mv-rest", Long.toString(written.get() + 1));
+                    assertEquals(202, status, () -> "message " + (written.get() + 1));
+                    written.incrementAndGet();
+                }
+            } catch (Exception | AssertionError e) {
+                failures.add(e);
+            }
+        }));
+        int burst = 50;
+        AtomicLong[] ticked = {null, null, new AtomicLong(), new AtomicLong()};
+        for (int n = 2; n <= 3; n++) {
+            int node = n;
+            streams.add(new Thread(() -> {
+                try {
+                    while (writing.get()) {
+                        assertEquals(202, cluster.api(node).tell("REQUEST", "mv-ticker-" + node + "@siebog", "mv-tick-" + node,
+                                burst + " " + traveller + " " + (ticked[node].get() + 1)));
+                        ticked[node].addAndGet(burst);
+                        Thread.sleep(20);
+                    }
+                } catch (Exception | AssertionError e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        streams.forEach(Thread::start);
+
+        String[] nodes = {"node1", "node2", "node3"};
+        for (int move = 1; move <= 10; move++) {
+            String to = nodes[move % 3];
+            if (move % 2 == 1) {
+                ClusterApi.Reply moved = cluster.api(move % 3 + 1).post("agents/" + traveller + "/move", "{\"node\": \"" + to + "\"}");
+                assertEquals(200, moved.status(), moved::toString);
+                assertEquals(to, moved.object().getString("location"));
+            } else {
+                assertEquals(202, cluster.api(2).tell("REQUEST", traveller, "mv-moves", "move-to " + to));
+            }
+            for (int n = 1; n <= 3; n++) {
+                ClusterApi api = cluster.api(n);
+                awaitTrue(() -> to.equals(api.get("agents/" + traveller).object().getString("location")),
+                        "move " + move + ": node" + n + " says " + traveller + " is on " + to);
+            }
+            Thread.sleep(300); // a moment on each node, with messages arriving
+        }
+        writing.set(false);
+        for (Thread stream : streams) {
+            stream.join(60_000);
+        }
+        assertEquals(List.of(), failures, "every post was admitted");
+
+        long expected = written.get() + ticked[2].get() + ticked[3].get();
+        String report = awaitReport(cluster.api(3), traveller, r -> r.startsWith("handled=" + expected + " "));
+        assertEquals("handled=" + expected + " highest=" + expected + " gaps=0 repeats=0 outOfOrder=0", report);
+        for (int n = 1; n <= 3; n++) {
+            assertEquals(nodes[10 % 3], cluster.api(n).get("agents/" + traveller).object().getString("location"));
+        }
+        assertEquals(204, cluster.api(1).delete("agents/" + traveller).status());
+    }
+
     @Test
     @Order(7)
     void agentsOfAKilledNodeCarryOnElsewhereLosingAndRepeatingNothing() throws Exception {

@@ -51,6 +51,9 @@ public class AgentManagerBean implements AgentManager {
     LocalAgents local;
 
     @Inject
+    Mobility mobility;
+
+    @Inject
     ClusterNode cluster;
 
     @Inject
@@ -130,6 +133,25 @@ public class AgentManagerBean implements AgentManager {
         services.agentStopped(aid);
         subscriptions.agentStopped(aid);
         topics.agentStopped(aid);
+    }
+
+    @Override
+    public AgentInfo move(AID aid, String node) {
+        DirectoryEntry entry = directory.lookup(aid).orElseThrow(() -> new UnknownAgentException(aid));
+        if (entry.kind() != AgentKind.STATEFUL) {
+            throw new InvalidAgentRequestException(aid + " is a " + entry.kind().name().toLowerCase() + " agent: only a stateful agent"
+                    + " moves between nodes (its saved state is what moves)" + (entry.kind() == AgentKind.CLIENT
+                            ? "; a client agent moves between devices: give \"device\"" : "; stop it and start it on " + node));
+        }
+        List<String> members = cluster.members();
+        if (node == null || !members.contains(node)) {
+            throw new InvalidAgentRequestException("there is no node '" + node + "' in the cluster; its nodes are " + members);
+        }
+        if (entry.node().equals(cluster.name())) {
+            return mobility.moveNow(aid, node);
+        }
+        remote.move(entry.node(), aid, node);
+        return new AgentInfo(aid, entry.agentClass(), node);
     }
 
     private void stopOn(String node, AID aid, boolean unregister) {

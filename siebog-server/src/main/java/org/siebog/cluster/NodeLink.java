@@ -2,6 +2,7 @@ package org.siebog.cluster;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -116,14 +117,15 @@ final class NodeLink implements Runnable {
 
     /**
      * One message to several receivers on the other node: queued as one item, so all of them go in
-     * one batch and the message is written once ({@link Wire.Writer#sharedMessage}). Completes when
-     * every receiver's admission has; at once with a 503, for all of them, at the link's bound.
+     * one batch and the message is written once ({@link Wire.Writer#sharedMessage}). Returns each
+     * receiver's admission, in order; at the link's bound, a 503 for all of them at once.
      */
-    CompletableFuture<Void> sendAll(List<NodeOp.Delivery> deliveries) {
+    List<CompletableFuture<Void>> sendAll(List<NodeOp.Delivery> deliveries) {
         long bytes = deliveries.get(0).message().estimatedBytes() + RECEIVER_BYTES * (deliveries.size() - 1);
         if (queuedBytes.get() + bytes > MAX_QUEUED_BYTES) {
-            return CompletableFuture.failedFuture(new RemoteNodeException("the messages waiting to go to node " + node
+            CompletableFuture<Void> full = CompletableFuture.failedFuture(new RemoteNodeException("the messages waiting to go to node " + node
                     + " are at their limit (" + MAX_QUEUED_BYTES + " bytes, siebog.cluster.max-link-bytes); nothing was sent, try again shortly"));
+            return Collections.nCopies(deliveries.size(), full);
         }
         List<Outgoing> together = new ArrayList<>(deliveries.size());
         long first = bytes - RECEIVER_BYTES * (deliveries.size() - 1);
@@ -131,7 +133,7 @@ final class NodeLink implements Runnable {
             together.add(new Outgoing(delivery, new CompletableFuture<>(), together.isEmpty() ? first : RECEIVER_BYTES));
         }
         send(new Outgoing(null, null, bytes, together));
-        return CompletableFuture.allOf(together.stream().map(Outgoing::admitted).toArray(CompletableFuture[]::new));
+        return together.stream().map(Outgoing::admitted).toList();
     }
 
     /** Queues whatever comes, redirected messages too: they were admitted to a queue before. */

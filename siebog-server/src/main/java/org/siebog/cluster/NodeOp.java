@@ -67,7 +67,9 @@ public sealed interface NodeOp {
             case Watch.CODE -> Watch.readFields(in);
             case Sniffed.CODE -> Sniffed.readFields(in);
             case DeviceRates.CODE -> new DeviceRates();
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 10)");
+            case MoveAgent.CODE -> MoveAgent.readFields(in);
+            case AdoptAgent.CODE -> AdoptAgent.readFields(in);
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 12)");
         };
     }
 
@@ -326,6 +328,50 @@ public sealed interface NodeOp {
                 rates.put(in.string(), Double.longBitsToDouble(in.int64()));
             }
             return rates;
+        }
+    }
+
+    /**
+     * Move an agent of the receiving node to {@code node} ({@code POST /api/agents/{aid}/move} arrived
+     * elsewhere); answered once it runs there, or with the refusal.
+     */
+    record MoveAgent(AID aid, String node) implements NodeOp {
+        static final int CODE = 11;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.aid(aid).string(node);
+        }
+
+        static MoveAgent readFields(Wire.Reader in) throws IOException {
+            return new MoveAgent(in.aid(), in.string());
+        }
+    }
+
+    /**
+     * Take in an agent that the asking node moves here (its directory entry still names the asking
+     * node); answered once it runs here, or with the refusal.
+     */
+    record AdoptAgent(AID aid) implements NodeOp {
+        static final int CODE = 12;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.aid(aid);
+        }
+
+        static AdoptAgent readFields(Wire.Reader in) throws IOException {
+            return new AdoptAgent(in.aid());
         }
     }
 }

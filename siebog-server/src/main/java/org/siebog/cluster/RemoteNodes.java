@@ -88,9 +88,9 @@ public class RemoteNodes {
 
     /**
      * One message for several receivers on {@code node}: it crosses the wire once, in one request
-     * with all of them. Completes when every receiver's admission there has.
+     * with all of them. Returns each receiver's admission there, in order.
      */
-    public CompletableFuture<Void> deliverAll(String node, List<NodeOp.Delivery> deliveries) {
+    public List<CompletableFuture<Void>> deliverAll(String node, List<NodeOp.Delivery> deliveries) {
         return link(node).sendAll(deliveries);
     }
 
@@ -212,6 +212,16 @@ public class RemoteNodes {
                 throw new RemoteNodeException(node, "its answer was unreadable: " + e);
             }
         });
+    }
+
+    /** Moves an agent of {@code node} to {@code target}; returns once it runs there, or rethrows the refusal. */
+    public void move(String node, AID aid, String target) {
+        call(node, new NodeOp.MoveAgent(aid, target));
+    }
+
+    /** Has {@code node} take in an agent that this node moves there; returns once it runs there, or rethrows the refusal. */
+    public void adopt(String node, AID aid) {
+        call(node, new NodeOp.AdoptAgent(aid));
     }
 
     /** Stops an agent (or a balanced agent's instance) on {@code node}. */

@@ -17,6 +17,7 @@ import org.jgroups.Message;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.Response;
 import org.siebog.agentmanager.LocalAgents;
+import org.siebog.agentmanager.Mobility;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 import org.siebog.cluster.NodeAnswer;
@@ -43,6 +44,9 @@ public class NodeRequests implements RequestHandler {
 
     @Inject
     LocalAgents local;
+
+    @Inject
+    Mobility mobility;
 
     @Inject
     DeviceRelay devices;
@@ -90,6 +94,10 @@ public class NodeRequests implements RequestHandler {
         } else if (request instanceof NodeOp.StartAgent start) {
             workers.execute(() -> response.send(answer(() -> local.start(start.agentClass(), start.name(), start.args(), start.pinned(),
                     start.device())), false));
+        } else if (request instanceof NodeOp.MoveAgent move) {
+            workers.execute(() -> response.send(answer(() -> mobility.moveNow(move.aid(), move.node())), false));
+        } else if (request instanceof NodeOp.AdoptAgent adopt) {
+            workers.execute(() -> response.send(answer(() -> mobility.adopt(adopt.aid())), false));
         } else if (request instanceof NodeOp.StopAgent stop) {
             workers.execute(() -> response.send(answer(() -> local.stop(stop.aid(), stop.unregister())), false));
         } else if (request instanceof NodeOp.PushToDevice push) {

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,6 +45,9 @@ public class AgentHost {
 
     @Inject
     AgentAsks asks;
+
+    @Inject
+    AgentMoves moves;
 
     @Inject
     MeterRegistry meters;
@@ -101,7 +105,7 @@ public class AgentHost {
      */
     public Mailbox host(AID aid, Agent agent, boolean balanced, Journal journal, Consumer<Mailbox> prepare) {
         PlatformConfig config = PlatformConfig.SYSTEM;
-        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router, asks), agent, executor.nextLane(),
+        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router, asks, moves), agent, executor.nextLane(),
                 config.mailboxCapacity(), config.mailboxThroughput(), handlerMeters);
         mailbox.journal(journal);
         journal.attach(mailbox, executor.timer());
@@ -133,6 +137,15 @@ public class AgentHost {
         if (mailbox != null) {
             mailbox.close(afterStop);
         }
+    }
+
+    /**
+     * Takes an agent that moves to another node off this one: from now on its messages find its
+     * departure (opened before this), and its mailbox hands it over ({@link Mailbox#leave}).
+     */
+    public void leave(AID aid, Mailbox mailbox, LongConsumer onLeft) {
+        mailboxes.remove(aid, mailbox);
+        mailbox.leave(onLeft);
     }
 
     /** Forgets an agent that never started. */

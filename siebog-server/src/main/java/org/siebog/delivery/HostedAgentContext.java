@@ -9,7 +9,7 @@ import org.siebog.api.AID;
 import org.siebog.api.AgentContext;
 
 /** The context of an agent hosted on this node: its sends go straight to the router, not through an EJB proxy. */
-record HostedAgentContext(AID self, MessageRouter router, AgentAsks asks) implements AgentContext {
+record HostedAgentContext(AID self, MessageRouter router, AgentAsks asks, AgentMoves moves) implements AgentContext {
 
     @Override
     public void send(ACLMessage message) {
@@ -29,5 +29,10 @@ record HostedAgentContext(AID self, MessageRouter router, AgentAsks asks) implem
     @Override
     public CompletionStage<List<ACLMessage>> askAll(ACLMessage question, Duration timeout) {
         return asks.askAll(self, question, timeout);
+    }
+
+    @Override
+    public void moveTo(String node) {
+        moves.moveSoon(self, node);
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -66,6 +67,8 @@ public final class Mailbox implements Runnable {
     private volatile boolean closed;
     private volatile boolean stopped;
     private Runnable afterStop;
+    /** Set when the agent moves away: takes the last position handled, on the lane, once no admission is in progress. */
+    private volatile LongConsumer onLeft;
 
     public Mailbox(AgentContext context, Agent agent, Executor executor, int capacity, int throughput, HandlerMeters meters) {
         this.context = context;
@@ -127,8 +130,8 @@ public final class Mailbox implements Runnable {
 
     /** Gives back a slot claimed by {@link #reserve()} that will not be used. */
     public void cancelReservation() {
-        if (admitted.decrementAndGet() == 0 && closed) {
-            schedule(); // a closing mailbox may have been waiting for this slot to settle
+        if ((admitted.decrementAndGet() == 0 || onLeft != null) && closed) {
+            schedule(); // a closing or leaving mailbox may have been waiting for this slot to settle
         }
     }
 
@@ -184,8 +187,31 @@ public final class Mailbox implements Runnable {
         schedule();
     }
 
+    /**
+     * The agent moves to another node: the mailbox refuses new messages at once ({@link #reserve()}
+     * fails, {@link #left()} says why), the agent finishes the message in hand and handles no
+     * other here. Once every admission already in progress has put its message in the queue,
+     * {@code onLeft} runs on the agent's lane with the last inbox position the agent handled; the
+     * messages still queued are the inbox log's to hand on (the next host reads them there), so
+     * they are dropped here with the agent's own pending tasks. The mailbox never runs again.
+     */
+    public void leave(LongConsumer onLeft) {
+        this.onLeft = onLeft;
+        closed = true;
+        schedule();
+    }
+
+    /** True once {@link #leave} was called: a refused reservation means "find the agent elsewhere", not "full". */
+    public boolean left() {
+        return onLeft != null;
+    }
+
     @Override
     public void run() {
+        if (onLeft != null) {
+            leaveOnceSettled();
+            return;
+        }
         long lastSeq = 0;
         if (saveRequested.getAndSet(false) && handledSeq > 0) {
             journal.handledUpTo(handledSeq, true); // on this lane, between messages: the state matches handledSeq
@@ -195,7 +221,7 @@ public final class Mailbox implements Runnable {
                 runTask(task);
             }
             Envelope next;
-            for (int handled = 0; handled < throughput && (next = queue.poll()) != null; handled++) {
+            for (int handled = 0; handled < throughput && onLeft == null && (next = queue.poll()) != null; handled++) {
                 admitted.decrementAndGet();
                 deliver(next);
                 lastSeq = Math.max(lastSeq, next.seq());
@@ -208,7 +234,7 @@ public final class Mailbox implements Runnable {
             // Even if an Error escaped the agent, the mailbox must not stay "scheduled" forever.
             // A closing mailbox stops only when no slot is reserved either: a poster that reserved
             // before the close gets its message handled, not stranded.
-            if (closed && admitted.get() == 0) {
+            if (closed && admitted.get() == 0 && onLeft == null) {
                 stopAgent(); // and stay "scheduled": a stopped mailbox never runs again
             } else {
                 scheduled.set(false);
@@ -216,6 +242,29 @@ public final class Mailbox implements Runnable {
                     schedule();
                 }
             }
+        }
+    }
+
+    /**
+     * Runs {@code onLeft} once no reservation is pending (each reserved slot is either in the queue
+     * or given back): until then a poster may still be putting a message in that the log must hold
+     * before the next host reads it.
+     */
+    private void leaveOnceSettled() {
+        if (admitted.get() != queue.size()) {
+            scheduled.set(false);
+            if (admitted.get() == queue.size()) {
+                schedule(); // settled between the check and the reset
+            }
+            return;
+        }
+        stopped = true; // and stay "scheduled": a mailbox that was left never runs again
+        tasks.clear();
+        asks.dropAll();
+        try {
+            onLeft.accept(handledSeq);
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be handed over");
         }
     }
 

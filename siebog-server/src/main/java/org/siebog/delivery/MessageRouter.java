@@ -44,6 +44,7 @@ import org.siebog.placement.PlacementSelector;
 import org.siebog.placement.PlacementSelectors;
 import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
+import org.siebog.platform.Setting;
 
 /**
  * Routes messages to mailboxes, by reference: a message to an agent on this node goes straight
@@ -84,6 +85,12 @@ public class MessageRouter {
 
     @Inject
     TopicReceivers topics;
+
+    @Inject
+    Departures departures;
+
+    /** Each receiver's messages leave this node for one node at a time (see {@link ReceiverRoutes}). */
+    private final ReceiverRoutes routes = new ReceiverRoutes(Setting.MAX_LINK_BYTES.longValue());
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
@@ -166,13 +173,29 @@ public class MessageRouter {
         }, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Admits a message that another node routed here; completes when it may reach the agent. */
+    /**
+     * Admits a message that another node routed here; completes when it may reach the agent. A
+     * message for an agent that is leaving this node waits for it to arrive at its new one, and one
+     * for an agent that has left is forwarded to where it is now.
+     */
     public CompletableFuture<Void> admitHere(AID receiver, MessageId id, ACLMessage message) {
         try {
-            return admit(mailboxHere(receiver), id, message);
+            Mailbox mailbox = host.mailbox(receiver);
+            if (mailbox != null) {
+                return admit(mailbox, id, message);
+            }
+            return deliver(receiver, id, message, true);
         } catch (SiebogException e) {
             throw refused.count(e);
         }
+    }
+
+    /**
+     * Sends on a message for an agent that has moved from this node to {@code node}, under its
+     * sender's identity, in order with every other message this node sends it.
+     */
+    public CompletableFuture<Void> forward(String node, AID receiver, MessageId id, ACLMessage message) {
+        return routes.send(receiver, node, message.estimatedBytes(), to -> sendTo(to, receiver, id, message));
     }
 
     private CompletableFuture<Void> post(Origin origin, ACLMessage message) {
@@ -210,14 +233,54 @@ public class MessageRouter {
 
     private CompletableFuture<Void> postToOne(Origin origin, ACLMessage message, AID receiver) {
         Mailbox mailbox = host.owned(receiver);
-        if (mailbox != null) { // the common case stays a map lookup: no directory read
+        if (mailbox != null && !routes.busy(receiver)) { // the common case stays a map lookup: no directory read
             return admit(mailbox, origin.next(receiver), message);
         }
-        String node = nodeFor(receiver);
-        if (node.equals(cluster.name())) {
-            return admit(mailboxHere(receiver), origin.next(receiver), message);
+        return deliver(receiver, origin.next(receiver), message, false);
+    }
+
+    /**
+     * To wherever {@code receiver} is: leaving this node (the message waits for it to arrive), here,
+     * or on another node, in order with what this node sent it before. A balanced agent's message
+     * goes to the selector's pick, or, when another node picked this one ({@code arrived}), here;
+     * a reply inbox's to the node its name says.
+     */
+    private CompletableFuture<Void> deliver(AID receiver, MessageId id, ACLMessage message, boolean arrived) {
+        Departures.Departure departure = departures.of(receiver);
+        if (departure != null) {
+            return departure.admit(id, message);
         }
-        return remote.deliver(node, receiver, origin.next(receiver), message);
+        Optional<String> inboxNode = ReplyInboxes.nodeOf(receiver);
+        if (inboxNode.isPresent()) {
+            return inboxNode.get().equals(cluster.name()) ? admit(mailboxHere(receiver), id, message)
+                    : remote.deliver(inboxNode.get(), receiver, id, message);
+        }
+        DirectoryEntry entry = directory.lookup(receiver).orElseThrow(() -> new UnknownAgentException(receiver));
+        if (entry.balanced()) {
+            String node = arrived ? cluster.name() : balancer.select(cluster.members());
+            return node.equals(cluster.name()) ? admit(local.instanceOf(entry), id, message) : remote.deliver(node, receiver, id, message);
+        }
+        return forward(host.owned(receiver) != null ? cluster.name() : entry.node(), receiver, id, message);
+    }
+
+    /** Hands a message to {@code node}'s link, or admits it here; a refusal here is the result, not thrown (see {@link ReceiverRoutes}). */
+    private CompletableFuture<Void> sendTo(String node, AID receiver, MessageId id, ACLMessage message) {
+        try {
+            if (!node.equals(cluster.name())) {
+                return remote.deliver(node, receiver, id, message);
+            }
+            Mailbox mailbox = host.owned(receiver);
+            if (mailbox != null) {
+                return admit(mailbox, id, message);
+            }
+            Departures.Departure departure = departures.of(receiver);
+            if (departure != null) {
+                return departure.admit(id, message);
+            }
+            throw new UnknownAgentException(receiver); // registered here but not started yet, or just stopped
+        } catch (SiebogException e) {
+            return CompletableFuture.failedFuture(refused.count(e));
+        }
     }
 
     /**
@@ -247,24 +310,43 @@ public class MessageRouter {
     /**
      * Receivers on this node get the message all or none: every mailbox is reserved before any
      * message is admitted. Receivers on other nodes are admitted there, each on its own; each
-     * other node gets the message once, with all its receivers there.
+     * other node gets the message once, with all its receivers there (but for a receiver whose
+     * earlier messages are still on their way to another node: it waits for them on its own).
      */
     private CompletableFuture<Void> postToAll(Origin origin, ACLMessage message, Collection<AID> receivers) {
+        Map<AID, MessageId> ids = new LinkedHashMap<>();
+        for (AID receiver : receivers) {
+            ids.put(receiver, origin.next(receiver));
+        }
+        for (;;) {
+            CompletableFuture<Void> posted = postToAll(ids, message);
+            if (posted != null) {
+                return posted;
+            }
+            // A receiver's mailbox here was left (its agent moves) between the routing and the reservation: route again.
+        }
+    }
+
+    /** One attempt of {@link #postToAll(Origin, ACLMessage, Collection)}; null when a receiver here has just left. */
+    private CompletableFuture<Void> postToAll(Map<AID, MessageId> ids, ACLMessage message) {
         List<Mailbox> here = new ArrayList<>();
         List<MessageId> hereIds = new ArrayList<>();
         Map<String, List<AID>> elsewhere = new LinkedHashMap<>();
-        for (AID receiver : receivers) {
+        List<CompletableFuture<Void>> admissions = new ArrayList<>();
+        List<AID> alone = new ArrayList<>();
+        for (Map.Entry<AID, MessageId> e : ids.entrySet()) {
+            AID receiver = e.getKey();
             Mailbox mailbox = host.owned(receiver);
-            String node = mailbox != null ? cluster.name() : nodeFor(receiver);
-            if (mailbox == null && node.equals(cluster.name())) {
-                mailbox = mailboxHere(receiver);
-            }
-            if (mailbox != null) {
-                MessageId id = origin.next(receiver);
-                if (!mailbox.journal().seen(id)) {
+            if (mailbox != null && !routes.busy(receiver)) {
+                if (!mailbox.journal().seen(e.getValue())) {
                     here.add(mailbox);
-                    hereIds.add(id);
+                    hereIds.add(e.getValue());
                 }
+                continue;
+            }
+            String node = mailbox != null ? null : nodeOf(receiver);
+            if (node == null) {
+                alone.add(receiver);
             } else {
                 elsewhere.computeIfAbsent(node, n -> new ArrayList<>()).add(receiver);
             }
@@ -279,10 +361,12 @@ public class MessageRouter {
                 for (int j = 0; j < i; j++) {
                     here.get(j).cancelReservation();
                 }
+                if (here.get(i).left()) {
+                    return null;
+                }
                 throw new MailboxFullException(here.get(i).owner(), here.get(i).capacity());
             }
         }
-        List<CompletableFuture<Void>> admissions = new ArrayList<>();
         for (int i = 0; i < here.size(); i++) {
             if (here.get(i).journal().firstTime(hereIds.get(i))) {
                 admissions.add(logAndEnqueue(here.get(i), hereIds.get(i), message));
@@ -290,9 +374,13 @@ public class MessageRouter {
                 here.get(i).cancelReservation(); // admitted meanwhile by a resend
             }
         }
-        elsewhere.forEach((node, there) -> admissions.add(there.size() == 1
-                ? remote.deliver(node, there.get(0), origin.next(there.get(0)), message)
-                : remote.deliverAll(node, there.stream().map(receiver -> new NodeOp.Delivery(receiver, origin.next(receiver), message)).toList())));
+        for (AID receiver : alone) {
+            admissions.add(deliver(receiver, ids.get(receiver), message, false));
+        }
+        long bytes = message.estimatedBytes();
+        elsewhere.forEach((node, there) -> admissions.addAll(routes.sendAll(there, node, bytes,
+                together -> remote.deliverAll(node, together.stream().map(r -> new NodeOp.Delivery(r, ids.get(r), message)).toList()),
+                receiver -> to -> sendTo(to, receiver, ids.get(receiver), message))));
         return CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new));
     }
 
@@ -301,17 +389,25 @@ public class MessageRouter {
     }
 
     /**
-     * The node to handle the next message for {@code receiver}: its own, or for a balanced agent,
-     * the selector's pick. A reply inbox's node is in its name (an inbox gone meanwhile is
-     * reported there, or, with its node, by the redirect that finds it in no directory).
+     * The other node that {@code receiver}'s messages go to, in order ({@link ReceiverRoutes}); null
+     * for one routed on its own: leaving this node, a balanced agent, a reply inbox, or one that
+     * waits here behind messages still on their way elsewhere.
+     *
+     * @throws UnknownAgentException no such agent, or it is registered here but not running (not
+     *                               started yet, or just stopped)
      */
-    private String nodeFor(AID receiver) {
-        Optional<String> inboxNode = ReplyInboxes.nodeOf(receiver);
-        if (inboxNode.isPresent()) {
-            return inboxNode.get();
+    private String nodeOf(AID receiver) {
+        if (departures.of(receiver) != null || ReplyInboxes.nodeOf(receiver).isPresent()) {
+            return null;
         }
         DirectoryEntry entry = directory.lookup(receiver).orElseThrow(() -> new UnknownAgentException(receiver));
-        return entry.balanced() ? balancer.select(cluster.members()) : entry.node();
+        if (entry.balanced()) {
+            return null;
+        }
+        if (entry.node().equals(cluster.name())) {
+            throw new UnknownAgentException(receiver);
+        }
+        return entry.node();
     }
 
     /** The mailbox on this node for {@code receiver}: its own, or this node's instance of a balanced agent. */
@@ -341,6 +437,9 @@ public class MessageRouter {
             throw new BacklogFullException(mailbox.owner());
         }
         if (!mailbox.reserve()) {
+            if (mailbox.left()) {
+                return deliver(mailbox.owner(), id, message, true); // its agent is leaving: it waits for the agent's new place
+            }
             throw new MailboxFullException(mailbox.owner(), mailbox.capacity());
         }
         if (!journal.firstTime(id)) {

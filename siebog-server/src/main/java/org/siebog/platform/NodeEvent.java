@@ -21,7 +21,8 @@ public record NodeEvent(Type type, String node, long at, Map<String, String> det
         FAILOVER("failover", true),
         DEVICE_JOINED("device-joined", true),
         DEVICE_LEFT("device-left", true),
-        AGENT_RESTARTED("agent-restarted", true);
+        AGENT_RESTARTED("agent-restarted", true),
+        AGENT_MOVED("agent-moved", true);
 
         private final String wire;
         private final boolean relayed;

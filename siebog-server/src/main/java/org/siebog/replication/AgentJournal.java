@@ -315,6 +315,51 @@ public final class AgentJournal implements Journal, Origin {
         }
     }
 
+    /**
+     * The agent leaves this node (it moves): called on its lane once its mailbox has stopped
+     * handing it messages ({@link Mailbox#leave}), with the last position it handled here. Saves
+     * its state as of then, once its outputs are admitted (as every save waits for them) and every
+     * message logged for it here is written: the next host then carries on exactly as a takeover
+     * after a crash does, from this record and the messages the log holds after it (those still
+     * queued here). Completes when the record is stored, with false if it could not be. This
+     * node's log keeps those messages until the agent's record covers them
+     * ({@link ReplicationLog#releaseWhenCovered}).
+     */
+    public CompletableFuture<Boolean> handOver(long handledHere) {
+        AgentRecord record;
+        List<CompletableFuture<InboxSegment>> covered;
+        List<LoggedMessage> queued;
+        CompletableFuture<Void> outputs;
+        synchronized (this) {
+            long seq = Math.max(handledHere, savedUpTo);
+            byte[] state = agent.saveState();
+            covered = new ArrayList<>(unreleased);
+            unreleased.clear();
+            while (!uncovered.isEmpty() && uncovered.peek().seq() <= seq) {
+                LoggedMessage m = uncovered.poll();
+                markHandled(m.id());
+                covered.add(m.written());
+            }
+            while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {
+                markHandled(replayedUnsaved.poll().id());
+            }
+            record = new AgentRecord(state, seq, handled.copy(), sent.saved(), incarnation, rangesAfter(seq));
+            queued = List.copyOf(uncovered);
+            uncovered.clear();
+            uncoveredBytes = 0;
+            outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
+            unadmittedOutputs = new ArrayList<>();
+            savedUpTo = seq;
+        }
+        // Written, failed or not: a message whose write failed was refused to its sender.
+        CompletableFuture<?> logged = CompletableFuture.allOf(queued.stream().map(m -> m.written().handle((ok, failed) -> null))
+                .toArray(CompletableFuture[]::new));
+        CompletableFuture<Boolean> stored = CompletableFuture.allOf(outputs.handle((ok, refused) -> null), logged, lastSave.handle((ok, failed) -> null))
+                .thenCompose(ignored -> log.save(aid, record, covered));
+        lastSave = stored;
+        return stored.whenComplete((ok, failed) -> log.releaseWhenCovered(aid, incarnation, queued));
+    }
+
     /** Asks the mailbox for a save on the agent's lane at {@code due} ({@link System#nanoTime()}), or now if that has passed. */
     private void requestSaveAt(long due) {
         long wait = due - System.nanoTime();

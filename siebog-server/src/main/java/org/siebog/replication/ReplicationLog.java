@@ -2,13 +2,17 @@ package org.siebog.replication;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -17,6 +21,7 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -231,6 +236,59 @@ public class ReplicationLog {
     /** A reader for the takeovers of one view change: each reads its own agent's segments, by key. */
     public LogReader reader() {
         return new LogReader(keys -> inbox.getAll(keys));
+    }
+
+    /** Messages of agents that moved away, kept in this node's log until their records elsewhere cover them. */
+    private record LeftBehind(AID aid, long incarnation, List<LoggedMessage> messages) {
+    }
+
+    private final Queue<LeftBehind> leftBehind = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean checkScheduled = new AtomicBoolean();
+    /** How often the messages of agents that moved away are checked against their records. */
+    private static final long LEFT_BEHIND_CHECK_MS = 1_000;
+
+    @Resource
+    ManagedScheduledExecutorService timer;
+
+    /**
+     * Keeps {@code messages} (logged here for an agent that has moved to another node) until the
+     * agent's record covers them: its new host names this node's segments in the record it carries
+     * on from, and stops naming them once a save of its own covers what it replayed from them.
+     * Released then, or when the agent is gone (no record, or one of another incarnation). Checked
+     * every second; at most one entry per agent that moved away with messages queued.
+     */
+    void releaseWhenCovered(AID aid, long incarnation, List<LoggedMessage> messages) {
+        if (!messages.isEmpty()) {
+            leftBehind.add(new LeftBehind(aid, incarnation, messages));
+            checkLeftBehindSoon();
+        }
+    }
+
+    private void checkLeftBehindSoon() {
+        if (checkScheduled.compareAndSet(false, true)) {
+            timer.schedule(this::releaseCovered, LEFT_BEHIND_CHECK_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void releaseCovered() {
+        checkScheduled.set(false);
+        for (Iterator<LeftBehind> it = leftBehind.iterator(); it.hasNext(); ) {
+            LeftBehind left = it.next();
+            try {
+                Optional<AgentRecord> record = load(left.aid());
+                boolean gone = record.isEmpty() || record.get().incarnation() != left.incarnation();
+                long covered = gone ? Long.MAX_VALUE : record.get().handledSeq();
+                if (left.messages().get(left.messages().size() - 1).seq() <= covered) {
+                    left.messages().forEach(m -> m.written().thenAccept(this::release));
+                    it.remove();
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "could not read the record of " + left.aid() + "; its moved messages are checked again", e);
+            }
+        }
+        if (!leftBehind.isEmpty()) {
+            checkLeftBehindSoon();
+        }
     }
 
     /** Forgets a stopped agent's state; its journal releases its logged messages. */

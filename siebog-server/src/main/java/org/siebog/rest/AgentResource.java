@@ -101,6 +101,22 @@ public class AgentResource {
         return Response.noContent().build();
     }
 
+    /**
+     * {@code {"node"}} → 200 {@code {"aid", "class", "location"}} once a stateful agent runs on that
+     * node: it finishes the message in hand and carries on there, every message sent to it handled
+     * in order, none lost or twice ({@link AgentManager#move}).
+     */
+    @POST
+    @Path("agents/{aid}/move")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.ADMIN)
+    public AgentView move(@PathParam("aid") String aid, JsonObject body) {
+        AID id = RequestBodies.aid(aid);
+        RequestBodies.requireObject(body);
+        RequestBodies.allowOnly(body, "node");
+        return AgentView.of(agents.move(id, RequestBodies.requiredString(body, "node")));
+    }
+
     /** Arguments are strings; JSON numbers and booleans are taken as their text. */
     private static Map<String, String> args(JsonValue value) {
         if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {

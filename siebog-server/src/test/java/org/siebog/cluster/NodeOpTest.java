@@ -55,6 +55,8 @@ class NodeOpTest {
                 new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null),
                 new NodeOp.Health(),
                 new NodeOp.DeviceRates(),
+                new NodeOp.MoveAgent(A, "node2"),
+                new NodeOp.AdoptAgent(B),
                 new NodeOp.Event(new NodeEvent(NodeEvent.Type.DEVICE_JOINED, "node2", 1_795_600_000_000L,
                         Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))),
                 new NodeOp.Watch("node1/w-1", "node1", new SniffFilter(Set.of(A, B), Set.of("c-7")), 30_000),
@@ -92,11 +94,11 @@ class NodeOpTest {
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 11, 200}) {
+        for (int code : new int[] {0, 13, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 10)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 12)", e.getMessage());
         }
     }
 

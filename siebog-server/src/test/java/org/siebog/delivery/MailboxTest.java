@@ -110,6 +110,39 @@ class MailboxTest {
     }
 
     @Test
+    void aLeavingMailboxRefusesNewMessagesAndHandsOverOnceItsReservationsAreSettled() throws InterruptedException {
+        RecordingAgent agent = new RecordingAgent(1);
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 10, 8, handled);
+        mailbox.activate();
+        assertTrue(mailbox.reserve());
+        mailbox.enqueue(new Envelope(null, 1, message("handled here")));
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        assertTrue(mailbox.reserve(), "a poster is between its reservation and its message");
+
+        java.util.concurrent.CompletableFuture<Long> left = new java.util.concurrent.CompletableFuture<>();
+        mailbox.leave(left::complete);
+        assertTrue(mailbox.left());
+        assertFalse(mailbox.reserve(), "no new message once it leaves");
+        assertFalse(waitFor(left, 200), "not before the reserved message is in");
+
+        mailbox.enqueue(new Envelope(null, 2, message("queued, for the next host")));
+        assertEquals(1L, waitFor(left, 5000) ? left.join() : -1L, "handed over with the last position handled here");
+        assertEquals(List.of("handled here"), agent.contents, "the queued message is the next host's");
+        assertEquals(0, agent.stops.get(), "a move is not a stop");
+    }
+
+    private static boolean waitFor(java.util.concurrent.CompletableFuture<?> f, long ms) {
+        try {
+            f.get(ms, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void replayedMessagesGoInBeyondCapacityAndHoldNewOnesBack() throws InterruptedException {
         RecordingAgent agent = new RecordingAgent(4);
         Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 2, 8, handled);
@@ -278,6 +311,10 @@ class MailboxTest {
             }
 
             public java.util.concurrent.CompletionStage<java.util.List<ACLMessage>> askAll(ACLMessage question, java.time.Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
+
+            public void moveTo(String node) {
                 throw new UnsupportedOperationException();
             }
         };

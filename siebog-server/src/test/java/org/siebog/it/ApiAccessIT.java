@@ -102,6 +102,7 @@ class ApiAccessIT {
                         c -> c.api.examples().get("sender-receiver/runs/none")),
                 new Endpoint("POST /agents", ADMINS, c -> c.api.tryStartAgent("Recorder", "started-" + NAMES.incrementAndGet(), Map.of())),
                 new Endpoint("DELETE /agents/{aid}", ADMINS, c -> c.api.delete("agents/" + c.witness)),
+                new Endpoint("POST /agents/{aid}/move", ADMINS, c -> c.api.post("agents/" + c.witness + "/move", "{\"node\": \"nowhere\"}")),
                 new Endpoint("POST /messages without a sender", POSTERS,
                         c -> c.api.trySend(message("INFORM").to(c.witness).content("posted").json())),
                 new Endpoint("POST /messages?delayMs without a sender", POSTERS,

@@ -269,6 +269,10 @@ class AgentJournalTest {
             public java.util.concurrent.CompletionStage<java.util.List<ACLMessage>> askAll(ACLMessage question, java.time.Duration timeout) {
                 throw new UnsupportedOperationException();
             }
+
+            public void moveTo(String node) {
+                throw new UnsupportedOperationException();
+            }
         }, new StubAgent(), Runnable::run, 10, 8, METERS), timer);
         return timer;
     }

@@ -8,13 +8,16 @@ import jakarta.ejb.Stateful;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AbstractAgent;
 import org.siebog.api.Performative;
+import org.siebog.api.SiebogException;
 import org.siebog.api.StatefulAgent;
 
 /**
  * Counts numbered messages and notices any that are lost, repeated or out of order: each INFORM
  * carries a sequence number (its content, 1, 2, 3, ...) within its conversation. Ask it with a
  * QUERY_REF; it answers {@code handled=N gaps=G repeats=R outOfOrder=O}. The cluster tests and the
- * failover benchmark use it to prove that no message was lost or handled twice.
+ * failover benchmark use it to prove that no message was lost or handled twice. A REQUEST
+ * {@code move-to <node>} moves it there ({@link #moveTo(String)}): it agrees, then handles its next
+ * message on that node; a node it cannot go to is refused with the reason.
  */
 @Stateful
 public class Counter extends AbstractAgent implements StatefulAgent {
@@ -30,8 +33,31 @@ public class Counter extends AbstractAgent implements StatefulAgent {
         switch (message.performative()) {
             case INFORM -> count(message);
             case QUERY_REF -> send(reply(message, Performative.INFORM).content(report()));
+            case REQUEST -> moveOnRequest(message);
             case FAILURE -> { } // a report that could not be delivered (its asker gave up): nothing to answer
-            default -> send(reply(message, Performative.NOT_UNDERSTOOD).content("send INFORMs numbered 1, 2, 3... or a QUERY_REF"));
+            default -> send(reply(message, Performative.NOT_UNDERSTOOD)
+                    .content("send INFORMs numbered 1, 2, 3..., a QUERY_REF, or a REQUEST 'move-to <node>'"));
+        }
+    }
+
+    private void moveOnRequest(ACLMessage message) {
+        String[] words = String.valueOf(message.content()).trim().split("\\s+");
+        if (words.length != 2 || !words[0].equals("move-to")) {
+            answer(message, Performative.NOT_UNDERSTOOD, "the request is 'move-to <node>'");
+            return;
+        }
+        try {
+            moveTo(words[1]);
+            answer(message, Performative.AGREE, "moving to " + words[1]);
+        } catch (SiebogException refused) {
+            answer(message, Performative.REFUSE, refused.getMessage());
+        }
+    }
+
+    /** Answers a request that names someone to answer (a REST post without a sender names no one). */
+    private void answer(ACLMessage request, Performative performative, String content) {
+        if (request.sender() != null || request.replyTo() != null) {
+            send(reply(request, performative).content(content));
         }
     }
 
