@@ -122,6 +122,14 @@ export class Agent {
    * A rejection nobody awaits is still reported to the page (`error` event with the agent's aid).
    */
   saveState(state: JsonValue | object): Promise<{ version: number }>;
+  /**
+   * Moves this agent to another device through its saved state: `device` (a joined device's id;
+   * omitted, one the node picks) starts it from what it last saved, with the messages it has not
+   * handled, and this device ends it (without onStop) once the current call returns. Resolves with
+   * where it goes once the move is under way; rejects if refused (400 no such device or this one,
+   * 409 starting or moving, 503 no other device may take it).
+   */
+  moveTo(device?: string): Promise<{ location: string }>;
 }
 
 /** A service in the directory facilitator. */
@@ -311,6 +319,8 @@ export class Device extends EventTarget {
   spawn(agentClass: string, name: string, args?: Record<string, string>): Promise<{ aid: AID; location: string }>;
   /** Stops an agent this device hosts; resolves once the server has stopped it (403 for any other agent). */
   stopAgent(aid: AID): Promise<void>;
+  /** Moves an agent this device hosts to another device through its saved state (`device` omitted: one the node picks); resolves with where it goes once the move is under way. */
+  moveAgent(aid: AID, device?: string): Promise<{ aid: AID; location: string }>;
   /** Leaves: the server restarts this device's agents elsewhere; resolves once the socket closed. */
   leave(): Promise<void>;
   addEventListener<K extends keyof DeviceEventMap>(type: K, listener: (event: DeviceEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;

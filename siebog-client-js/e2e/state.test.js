@@ -4,7 +4,7 @@
 // (launcher/browser-tests.sh gives it a Cassandra of its own).
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentStarter, agents, ask, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent } from './support.js';
+import { agentStarter, agents, api, ask, eventually, launchBrowser, noDevicesLeft, openDevice, stopAgent } from './support.js';
 
 /** Primes below n by a sieve: what Primes.js must answer. */
 function primesBelow(n) {
@@ -155,6 +155,48 @@ describe('agent state', () => {
       assert.equal(saved.version, version + 1, 'and saves on from that version');
       version = saved.version;
     }
+  });
+
+  test('a client agent moves to another device through its saved state: by an admin, then by itself', async () => {
+    const [a, b, c] = [await open('e2e moveTo A'), await open('e2e moveTo B'), await open('e2e moveTo C')];
+    const kept = await start('Keeper', 'mover', { device: a.id });
+    assert.equal((await keeper(kept.aid, { save: { step: 1 } })).version, 1);
+
+    // An admin moves it to B; questions asked meanwhile are answered there, by the copy that started from version 1.
+    const moving = api('POST', `/agents/${kept.aid}/move`, { device: b.id });
+    const during = [keeper(kept.aid, { show: true }), keeper(kept.aid, { show: true })];
+    const moved = await moving;
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.deepEqual(moved.body, { aid: kept.aid, agentClass: 'Keeper', location: b.id });
+    for (const shown of await Promise.all(during)) {
+      assert.equal(shown.version, 1, 'no question was lost or answered from scratch');
+    }
+    assert.equal(await locationOf(kept.aid), b.id);
+    const stopOnA = a.frames.find(({ dir, frame }) => dir === 'received' && frame.op === 'stop' && frame.aid === kept.aid)?.frame;
+    assert.deepEqual(stopOnA, { op: 'stop', aid: kept.aid, moved: true }, 'A ended it as moved (no onStop)');
+    assert.deepEqual((await keeper(kept.aid, { show: true })).startedWith, { state: { step: 1 }, version: 1 });
+    assert.equal(startFrame(b, kept.aid).version, 1);
+
+    // It moves itself to C: it hears where it goes, and carries on there from what it saved.
+    assert.equal((await keeper(kept.aid, { save: { step: 2 } })).version, 2);
+    const agreed = await keeper(kept.aid, { moveTo: c.id });
+    assert.deepEqual(agreed, { performative: 'AGREE', location: c.id });
+    await movedTo(kept.aid, [c]);
+    assert.deepEqual((await keeper(kept.aid, { show: true })).startedWith, { state: { step: 2 }, version: 2 });
+    await allAcknowledged(b, kept.aid); // B acknowledged what it handled before it ended the agent: none is handled twice on C
+
+    // Refused, and nothing changes: the device it is on, a device that is not there, a node for a client agent.
+    assert.deepEqual(await keeper(kept.aid, { moveTo: c.id }), {
+      performative: 'REFUSE', status: 400, error: `${kept.aid} is on device ${c.id} already`,
+    });
+    const nowhere = await api('POST', `/agents/${kept.aid}/move`, { device: 'd-00000000' });
+    assert.equal(nowhere.status, 400);
+    assert.match(nowhere.body.error, /there is no device 'd-00000000'/);
+    const toNode = await api('POST', `/agents/${kept.aid}/move`, { node: 'node1' });
+    assert.equal(toNode.status, 400);
+    assert.match(toNode.body.error, /client agent moves between devices/);
+    assert.equal(await locationOf(kept.aid), c.id);
+    assert.deepEqual((await keeper(kept.aid, { show: true })).state, { step: 2 });
   });
 
   test('saveState of a state over maxStateBytes rejects with 413 before sending and changes nothing', async () => {

@@ -19,7 +19,8 @@ const MAX_ASK_TIMEOUT_MS = 300_000;
  * @typedef {import('../index').AclMessage} AclMessage
  * @typedef {{aid: string, send(message: object): Promise<void>, ask(message: object, timeoutMs: number): Promise<AclMessage>,
  *   askAll(message: object, timeoutMs: number): Promise<AclMessage[]>,
- *   saveState(json: string): Promise<{version: number}>, stateVersion(): number}} AgentRuntime
+ *   saveState(json: string): Promise<{version: number}>, moveTo(device: string|null): Promise<void>,
+ *   stateVersion(): number}} AgentRuntime
  */
 
 export class Agent {
@@ -192,6 +193,27 @@ export class Agent {
     }
     if (json === undefined) return Promise.reject(new SiebogError(400, `the state must be a JSON value, got ${typeof state}`));
     return runtime.saveState(json);
+  }
+
+  /**
+   * Moves this agent to another device through its saved state, as a device that leaves would:
+   * `device` (a joined device's id; omitted, one the node picks, never this one) starts it from the
+   * state it last saved, so save first (`await this.saveState(...)`), and this device ends it once
+   * the current call returns (its onStop does not run: it has not stopped). The messages it has not
+   * handled here, and those sent to it meanwhile, reach it there, in order. Resolves with where it
+   * goes once the move is under way (code after the await still runs here: keep it short); rejects
+   * with a SiebogError if the move is refused (400 no such device or the one it is on, 409 it is
+   * starting or moving, 503 no other device may take it now), and the agent goes on here.
+   * @param {string|null} [device]
+   * @returns {Promise<{location: string}>}
+   */
+  moveTo(device = null) {
+    const runtime = this[RUNTIME];
+    if (!runtime) throw new Error('this agent is not running yet: move from onMessage');
+    if (device !== null && (typeof device !== 'string' || !device)) {
+      return Promise.reject(new SiebogError(400, 'device must be a device id (a non-empty string), or omitted'));
+    }
+    return runtime.moveTo(device);
   }
 
   /**

@@ -111,6 +111,15 @@ export class Device extends EventTarget {
   }
 
   /**
+   * Moves an agent this device hosts to another device through its saved state (`device`: a
+   * joined device's id; omitted, one the node picks); resolves with where it goes once the move is
+   * under way (this device then ends it, without its onStop, and that one starts it).
+   */
+  moveAgent(aid, device = null) {
+    return this.session ? this.session.moveAgent(aid, device) : Promise.reject(notConnected());
+  }
+
+  /**
    * Leaves the cluster: the server restarts this device's agents elsewhere and closes the socket.
    * Resolves once it is closed.
    */

@@ -118,7 +118,7 @@ export class RateMeter {
  * }} SessionEnv
  * @typedef {{aid: string, agentClass: string, module: string, state: 'starting'|'running'|'stopping',
  *   handled: number, host: AgentHost, stopTimer: any, version: number, saving: boolean,
- *   nextSave: {json: string, ids: number[]}|null, queued: boolean}} HostedAgent
+ *   nextSave: {json: string, ids: number[]}|null, queued: boolean, moved: boolean}} HostedAgent
  *
  * Agent state: `version` is the agent's state version as this device knows it (from `start`, then
  * each `stateSaved`, or the `version` of a 503). `saving` is true while its one `saveState` is on
@@ -239,6 +239,18 @@ export class DeviceSession {
     return this.request('stopAgent', { aid }).then(() => undefined);
   }
 
+  /**
+   * Moves an agent this device hosts to another device through its saved state (`device`: a joined
+   * device's id, or null for one the node picks); resolves with where it goes once the move is under
+   * way. The node then has this device end it, without its onStop, and starts it there.
+   * @returns {Promise<{aid: string, location: string}>}
+   */
+  moveAgent(aid, device = null) {
+    if (typeof aid !== 'string' || !aid) return Promise.reject(new SiebogError(400, 'aid must be a non-empty string'));
+    if (device !== null && (typeof device !== 'string' || !device)) return Promise.reject(new SiebogError(400, 'device must be a device id (a non-empty string) or null'));
+    return this.request('move', device === null ? { aid } : { aid, device }).then(({ aid: moved, location }) => ({ aid: moved, location }));
+  }
+
   /** Sends the acks gathered since the last flush, one per agent. */
   flushAcks() {
     this.ackFlushScheduled = false;
@@ -270,7 +282,7 @@ export class DeviceSession {
         this.start(frame);
         break;
       case 'stop':
-        this.stop(frame.aid);
+        this.stop(frame.aid, frame.moved === true);
         break;
       case 'deliver':
         this.deliver(frame);
@@ -278,6 +290,7 @@ export class DeviceSession {
       case 'sent':
       case 'spawned':
       case 'agentStopped':
+      case 'moved':
       case 'stateSaved':
         this.settle(frame.ref, null, frame);
         break;
@@ -308,14 +321,15 @@ export class DeviceSession {
     /** @type {HostedAgent} */
     const agent = {
       aid, agentClass: agentClass ?? module, module, state: 'starting', handled: 0, host, stopTimer: null,
-      version: Number.isInteger(version) ? version : 0, saving: false, nextSave: null, queued: false,
+      version: Number.isInteger(version) ? version : 0, saving: false, nextSave: null, queued: false, moved: false,
     };
     this.agents.set(aid, agent);
     host.post({ type: 'start', module: this.env.resolveModule(module), aid, args: args ?? {}, state: state ?? null, version: agent.version });
     this.agentsChanged();
   }
 
-  stop(aid) {
+  /** Ends an agent at the server's word: stopped (its onStop runs), or `moved` to another device (it does not). */
+  stop(aid, moved = false) {
     const agent = this.agents.get(aid);
     if (!agent) {
       // Not here (already ended, or its onStart failed): nothing to stop, and a `stopped` for an
@@ -324,7 +338,8 @@ export class DeviceSession {
     }
     if (agent.state === 'stopping') return;
     agent.state = 'stopping';
-    agent.host.post({ type: 'stop' });
+    agent.moved = moved;
+    agent.host.post(moved ? { type: 'stop', moved: true } : { type: 'stop' });
     // An onStop that never returns must not keep the agent, nor the server waiting, forever.
     agent.stopTimer = this.setTimeout(() => this.ended(aid), STOP_TIMEOUT_MS);
     this.agentsChanged();
@@ -376,6 +391,12 @@ export class DeviceSession {
         break;
       case 'saveState':
         this.saveState(agent, data.id, data.json);
+        break;
+      case 'move':
+        this.moveAgent(aid, data.device ?? null).then(
+          ({ location }) => agent.host.post({ type: 'moveResult', id: data.id, location, error: null }),
+          (e) => agent.host.post({ type: 'moveResult', id: data.id, error: { status: e.status ?? 500, message: e.message } }),
+        );
         break;
       case 'stopped':
         this.ended(aid);
@@ -558,6 +579,8 @@ export class DeviceSession {
   ended(aid) {
     const agent = this.agents.get(aid);
     if (!agent) return;
+    // One that moves: its acknowledgements first, so its next device does not get what it handled here.
+    if (agent.moved) this.flushAcks();
     this.remove(agent);
     this.write({ op: 'stopped', aid });
   }

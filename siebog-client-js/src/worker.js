@@ -1,10 +1,14 @@
 // Bootstrap of the module Worker that hosts one agent. The device talks to it with postMessage:
 //
 //   device → worker: {type:'start', module, aid, args, state, version} · {type:'deliver', message, seq}
-//                    {type:'stop'} · {type:'sendResult', id, error}
+//                    {type:'stop', moved?} · {type:'sendResult', id, error}
 //                    {type:'saveResult', id, version, error: null | {status, message, version}}
+//                    {type:'moveResult', id, location, error: null | {status, message}}
 //   worker → device: {type:'started'} · {type:'handled', seq} · {type:'send', id, message}
-//                    {type:'saveState', id, json} · {type:'agentError', phase, error} · {type:'stopped'}
+//                    {type:'saveState', id, json} · {type:'move', id, device} · {type:'agentError', phase, error}
+//                    {type:'stopped'}
+//
+// A stop with `moved` ends an agent that moves to another device: its onStop does not run.
 //
 // `state`/`version` in start are the agent's last saved state (null/0 when none). saveState
 // carries the state as JSON text (checked and copied when the agent called saveState); its
@@ -32,8 +36,11 @@ let nextSendId = 1;
 const pendingSends = new Map();
 let stateVersion = 0;
 let nextSaveId = 1;
+let nextMoveId = 1;
 /** @type {Map<number, {resolve: (v: {version: number}) => void, reject: (e: Error) => void}>} */
 const pendingSaves = new Map();
+/** The agent's moves the device has not answered yet. */
+const pendingMoves = new Map();
 /** The agent's open questions by replyWith (as the server bounds them: siebog.agent.max-pending-asks). */
 const MAX_PENDING_ASKS = 1000;
 /** @type {Map<string, {take: (answer: object) => void, timer: any}>} */
@@ -59,9 +66,10 @@ self.onmessage = (event) => {
       if (answersQuestion(cmd)) enqueue(() => post({ type: 'handled', seq: cmd.seq }));
       else enqueue(() => deliver(cmd));
       break;
-    case 'stop': enqueue(stop); break;
+    case 'stop': enqueue(() => stop(cmd)); break;
     case 'sendResult': settleSend(cmd); break;
     case 'saveResult': settleSave(cmd); break;
+    case 'moveResult': settleMove(cmd); break;
     default: post({ type: 'agentError', phase: 'message', error: `worker got an unknown command '${cmd.type}'` });
   }
 };
@@ -86,7 +94,8 @@ async function start({ module, aid, args, state, version }) {
     }
     agent = new AgentClass();
     stateVersion = Number.isInteger(version) ? version : 0;
-    attachRuntime(agent, { aid, send: sendFromAgent, ask: askFromAgent, askAll: askAllFromAgent, saveState: saveFromAgent, stateVersion: () => stateVersion });
+    attachRuntime(agent, { aid, send: sendFromAgent, ask: askFromAgent, askAll: askAllFromAgent, saveState: saveFromAgent,
+      moveTo: moveFromAgent, stateVersion: () => stateVersion });
     await agent.onStart(args ?? {}, state ?? null);
     post({ type: 'started' });
   } catch (e) {
@@ -106,14 +115,15 @@ async function deliver({ message, seq }) {
   post({ type: 'handled', seq });
 }
 
-async function stop() {
+/** Ends the agent: its onStop runs, unless it `moved` to another device (it has not stopped; it goes on there). */
+async function stop({ moved = false } = {}) {
   if (stopped) return;
   stopped = true;
   // As on the server, a stopped agent's open questions are dropped: they never settle.
   for (const { timer } of pendingAsks.values()) clearTimeout(timer);
   pendingAsks.clear();
   lateAnswers.clear();
-  if (agent && !failed) {
+  if (agent && !failed && !moved) {
     try {
       await agent.onStop();
     } catch (e) {
@@ -265,6 +275,22 @@ function settleSave({ id, version, error }) {
   pendingSaves.delete(id);
   if (error) pending.reject(new SiebogError(error.status, error.message, error.version));
   else pending.resolve({ version });
+}
+
+/** The agent asks to move; resolves with where it goes once the node has the move under way, or rejects with the refusal. */
+function moveFromAgent(device) {
+  const id = nextMoveId++;
+  const promise = new Promise((resolve, reject) => pendingMoves.set(id, { resolve, reject }));
+  post({ type: 'move', id, device });
+  return promise;
+}
+
+function settleMove({ id, location, error }) {
+  const pending = pendingMoves.get(id);
+  if (!pending) return;
+  pendingMoves.delete(id);
+  if (error) pending.reject(new SiebogError(error.status, error.message));
+  else pending.resolve({ location });
 }
 
 /** A one-line description of whatever was thrown. */

@@ -68,6 +68,14 @@ const writers = {
     f.session.stopAgent(frame.aid).catch(() => {});
     return f.takeTexts();
   },
+  async move(frame) {
+    // As an agent's moveTo asks it: the device moves its own agent.
+    const f = await joined();
+    const host = startAgent(f, frame.aid);
+    f.session.nextRef = frame.ref;
+    host.onMessage({ type: 'move', id: 1, device: frame.device ?? null });
+    return f.takeTexts();
+  },
   async started(frame) {
     const f = await joined();
     f.session.receive({ op: 'start', aid: frame.aid, agentClass: 'Echo', module: '/siebog/agents/Echo.js', args: {}, version: 0, state: null });
@@ -207,7 +215,7 @@ const readers = {
     const f = await joined();
     const host = startAgent(f, frame.aid);
     f.session.receive(frame);
-    assert.deepEqual(host.commands.at(-1), { type: 'stop' });
+    assert.deepEqual(host.commands.at(-1), frame.moved ? { type: 'stop', moved: true } : { type: 'stop' });
     return f;
   },
   async deliver(frame) {
@@ -225,6 +233,9 @@ const readers = {
   },
   async agentStopped(frame) {
     return answers(frame, (f) => f.session.stopAgent(frame.aid), undefined);
+  },
+  async moved(frame) {
+    return answers(frame, (f) => f.session.moveAgent(frame.aid, frame.location), { aid: frame.aid, location: frame.location });
   },
   async stateSaved(frame) {
     const f = await joined();

@@ -279,6 +279,31 @@ test('stop: onStop runs, then the Worker ends and stopped is sent', async () => 
   assert.deepEqual(f.session.agentList(), []);
 });
 
+test('an agent that moves: the device asks with move; the stop that ends this copy says moved, its acks go first', async () => {
+  const f = await joined();
+  const host = startAgent(f, 'e@siebog');
+  f.take();
+  host.onMessage({ type: 'move', id: 4, device: 'd-other' });
+  const [move] = f.take();
+  assert.deepEqual(move, { op: 'move', aid: 'e@siebog', device: 'd-other', ref: move.ref });
+
+  f.session.receive({ op: 'deliver', aid: 'e@siebog', seq: 1, message: { performative: 'INFORM', receivers: ['e@siebog'] } });
+  host.onMessage({ type: 'handled', seq: 1 });
+  f.session.receive({ op: 'stop', aid: 'e@siebog', moved: true });
+  assert.deepEqual(host.commands.at(-1), { type: 'stop', moved: true });
+  host.onMessage({ type: 'stopped' });
+  assert.deepEqual(f.take(), [{ op: 'ack', aid: 'e@siebog', seq: 1 }, { op: 'stopped', aid: 'e@siebog' }],
+    'what it handled here is acknowledged before it ends, so its next device does not get it again');
+  f.session.receive({ op: 'moved', ref: move.ref, aid: 'e@siebog', location: 'd-other' });
+
+  const refused = f.session.moveAgent('x@siebog');
+  const [other] = f.take();
+  assert.deepEqual(other, { op: 'move', aid: 'x@siebog', ref: other.ref }, 'no device: the node picks');
+  f.session.receive({ op: 'error', status: 403, error: 'does not host', ref: other.ref });
+  await assert.rejects(refused, { status: 403 });
+  await assert.rejects(f.session.moveAgent('x@siebog', ''), { status: 400 });
+});
+
 test('stop: an onStop that hangs is cut short after the timeout', async () => {
   const f = await joined();
   const host = startAgent(f, 'e@siebog');

@@ -76,6 +76,7 @@ function describe(event) {
     case 'device-joined': return `Device ${d.device}${d.label ? ` (${d.label})` : ''} joined ${event.node} with ${d.computeUnits} compute units.`;
     case 'device-left': return `Device ${d.device} left ${event.node}.`;
     case 'agent-restarted': return `${d.agent} started again on device ${d.device} (state version ${d.stateVersion}).`;
+    case 'agent-moved': return `${d.agent} moved from ${d.from} to ${d.to} in ${d.ms} ms.`;
     default: return `${event.type} on ${event.node}`;
   }
 }
@@ -94,7 +95,7 @@ function showEvent(event) {
 
 function followEvents() {
   const source = new EventSource(`${API}/events`);
-  for (const type of ['node-joined', 'node-left', 'failover', 'device-joined', 'device-left', 'agent-restarted']) {
+  for (const type of ['node-joined', 'node-left', 'failover', 'device-joined', 'device-left', 'agent-restarted', 'agent-moved']) {
     source.addEventListener(type, (e) => showEvent(JSON.parse(e.data)));
   }
   // EventSource connects again by itself; a new stream starts with the recent events, so clear first.

@@ -97,6 +97,26 @@ public interface AgentManager {
     AgentInfo move(AID aid, String node);
 
     /**
+     * Moves a client agent to another device through its saved state, and returns once it has
+     * started there: its device stops it (without its {@code onStop}: it has not stopped, it has
+     * moved), and {@code device} starts it from the state it last saved, as after the loss of its
+     * device. The messages it had not acknowledged, and those sent to it meanwhile, reach it there
+     * in order. What it had not saved stays behind: save before moving.
+     *
+     * @param aid    the client agent
+     * @param device the id of a joined device, or null for one the compute-unit balancer picks
+     *               (never the one it is on)
+     * @return the agent where it runs now
+     * @throws UnknownAgentException        no such agent
+     * @throws InvalidAgentRequestException not a client agent, no such device, or the device it is on
+     * @throws NoDeviceException            {@code device} is null and no other device may take it
+     * @throws SiebogException              the agent is moving already, or waits for a device (409); the
+     *                                      device did not start it in time (504: it then goes to another,
+     *                                      as after a lost device)
+     */
+    AgentInfo moveToDevice(AID aid, String device);
+
+    /**
      * Looks an agent up.
      *
      * @param aid the agent

@@ -405,6 +405,9 @@ class ClusterIT {
         for (int n = 1; n <= 3; n++) {
             assertEquals(nodes[10 % 3], cluster.api(n).get("agents/" + traveller).object().getString("location"));
         }
+        List<JsonObject> moves = cluster.api(1).events(Duration.ofSeconds(2)).stream().filter(e -> e.getString("type").equals("agent-moved")
+                && e.getJsonObject("details").getString("agent").equals(traveller)).toList();
+        assertEquals(10, moves.size(), () -> "each node tells the others of the moves it made: " + moves);
         assertEquals(204, cluster.api(1).delete("agents/" + traveller).status());
     }
 

@@ -150,8 +150,12 @@ public class AgentManagerBean implements AgentManager {
         if (entry.node().equals(cluster.name())) {
             return mobility.moveNow(aid, node);
         }
-        remote.move(entry.node(), aid, node);
-        return new AgentInfo(aid, entry.agentClass(), node);
+        return new AgentInfo(aid, entry.agentClass(), remote.move(entry.node(), aid, node, null, true));
+    }
+
+    @Override
+    public AgentInfo moveToDevice(AID aid, String device) {
+        return mobility.moveClientAgent(aid, device, true);
     }
 
     private void stopOn(String node, AID aid, boolean unregister) {

@@ -1,6 +1,7 @@
 package org.siebog.agentmanager;
 
 import org.siebog.api.AID;
+import org.siebog.api.AgentInfo;
 import org.siebog.api.Agent;
 import org.siebog.directory.DirectoryEntry;
 
@@ -38,6 +39,13 @@ public interface ClientAgents {
 
     /** Once an adopted proxy's mailbox exists: {@code running} when its device still runs the agent. */
     void adopted(AID aid, boolean running);
+
+    /**
+     * Moves a client agent whose proxy is on this node to another device through its saved state
+     * ({@code device}: null for one the balancer picks); returns where it goes once the move is under
+     * way, or, {@code untilStarted}, once it has started there.
+     */
+    AgentInfo move(AID aid, String device, boolean untilStarted);
 
     /** The proxy is gone with its agent: stopped for good ({@code forGood}: its saved state is cleared too), or only from this node. */
     void forget(AID aid, boolean forGood);

@@ -21,6 +21,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.siebog.api.AID;
 import org.siebog.api.AgentInfo;
+import org.siebog.api.AgentKind;
 import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
@@ -87,6 +88,9 @@ public class Mobility implements AgentMoves {
 
     @Inject
     LocalAgents local;
+
+    @Inject
+    ClientAgents clientAgents;
 
     @Inject
     ReplicationLog log;
@@ -210,6 +214,22 @@ public class Mobility implements AgentMoves {
         }
         departures.close(entry.aid(), waiting -> router.admitHere(waiting.receiver(), waiting.id(), waiting.message()));
         throw why;
+    }
+
+    /**
+     * Moves a client agent to another device through its saved state, from wherever its proxy is
+     * ({@link ClientAgents#move}); returns where it goes once the move is under way, or, {@code
+     * untilStarted}, once it has started there.
+     */
+    public AgentInfo moveClientAgent(AID aid, String device, boolean untilStarted) {
+        DirectoryEntry entry = directory.lookup(aid).orElseThrow(() -> new UnknownAgentException(aid));
+        if (entry.kind() != AgentKind.CLIENT) {
+            throw new InvalidAgentRequestException(aid + " is a server agent: it moves between nodes: give \"node\"");
+        }
+        if (entry.node().equals(cluster.name())) {
+            return clientAgents.move(aid, device, untilStarted);
+        }
+        return new AgentInfo(aid, entry.agentClass(), remote.move(entry.node(), aid, null, device, untilStarted));
     }
 
     /**

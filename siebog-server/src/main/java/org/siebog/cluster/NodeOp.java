@@ -332,10 +332,12 @@ public sealed interface NodeOp {
     }
 
     /**
-     * Move an agent of the receiving node to {@code node} ({@code POST /api/agents/{aid}/move} arrived
-     * elsewhere); answered once it runs there, or with the refusal.
+     * Move an agent of the receiving node ({@code POST /api/agents/{aid}/move} arrived elsewhere): a
+     * stateful agent to {@code node}, or a client agent whose proxy is there to {@code device} (null:
+     * one the node picks); answered with where it goes once it runs there (a client agent: once its
+     * move is under way, unless {@code untilStarted}), or with the refusal.
      */
-    record MoveAgent(AID aid, String node) implements NodeOp {
+    record MoveAgent(AID aid, String node, String device, boolean untilStarted) implements NodeOp {
         static final int CODE = 11;
 
         @Override
@@ -345,11 +347,21 @@ public sealed interface NodeOp {
 
         @Override
         public void writeFields(Wire.Writer out) {
-            out.aid(aid).string(node);
+            out.aid(aid).string(node).string(device).bool(untilStarted);
         }
 
         static MoveAgent readFields(Wire.Reader in) throws IOException {
-            return new MoveAgent(in.aid(), in.string());
+            return new MoveAgent(in.aid(), in.string(), in.string(), in.bool());
+        }
+
+        /** The answer: a success, then where the agent runs now. */
+        public static byte[] answer(String location) {
+            return NodeAnswer.successWriter().string(location).toBytes();
+        }
+
+        /** Reads {@link #answer}; a refusal in its place is thrown. */
+        public static String read(byte[] answer) throws IOException {
+            return NodeAnswer.afterSuccess(answer).string();
         }
     }
 

@@ -214,9 +214,18 @@ public class RemoteNodes {
         });
     }
 
-    /** Moves an agent of {@code node} to {@code target}; returns once it runs there, or rethrows the refusal. */
-    public void move(String node, AID aid, String target) {
-        call(node, new NodeOp.MoveAgent(aid, target));
+    /**
+     * Moves an agent of {@code node}: a stateful one to node {@code target}, or a client agent whose
+     * proxy is there to {@code device} (see {@link NodeOp.MoveAgent}); returns where it runs once it
+     * runs there, or rethrows the refusal.
+     */
+    public String move(String node, AID aid, String target, String device, boolean untilStarted) {
+        byte[] answer = call(node, new NodeOp.MoveAgent(aid, target, device, untilStarted));
+        try {
+            return NodeOp.MoveAgent.read(answer);
+        } catch (IOException e) {
+            throw new RemoteNodeException(node, "its answer was unreadable: " + e);
+        }
     }
 
     /** Has {@code node} take in an agent that this node moves there; returns once it runs there, or rethrows the refusal. */
@@ -229,7 +238,8 @@ public class RemoteNodes {
         call(node, new NodeOp.StopAgent(aid, unregister));
     }
 
-    private void call(String node, NodeOp request) {
+    /** Asks and waits for the answer; returns it after a success, rethrows a refusal. */
+    private byte[] call(String node, NodeOp request) {
         byte[] answer;
         try {
             answer = cluster.request(node, request.toBytes()).get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
@@ -246,6 +256,7 @@ public class RemoteNodes {
         } catch (IOException e) {
             throw new RemoteNodeException(node, "its answer was unreadable: " + e);
         }
+        return answer;
     }
 
     private NodeLink openLink(String node) {

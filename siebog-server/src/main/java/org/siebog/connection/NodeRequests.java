@@ -16,6 +16,7 @@ import org.jgroups.BytesMessage;
 import org.jgroups.Message;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.Response;
+import org.siebog.agentmanager.ClientAgents;
 import org.siebog.agentmanager.LocalAgents;
 import org.siebog.agentmanager.Mobility;
 import org.siebog.api.RemoteNodeException;
@@ -47,6 +48,9 @@ public class NodeRequests implements RequestHandler {
 
     @Inject
     Mobility mobility;
+
+    @Inject
+    ClientAgents clientAgents;
 
     @Inject
     DeviceRelay devices;
@@ -95,7 +99,7 @@ public class NodeRequests implements RequestHandler {
             workers.execute(() -> response.send(answer(() -> local.start(start.agentClass(), start.name(), start.args(), start.pinned(),
                     start.device())), false));
         } else if (request instanceof NodeOp.MoveAgent move) {
-            workers.execute(() -> response.send(answer(() -> mobility.moveNow(move.aid(), move.node())), false));
+            workers.execute(() -> response.send(moved(move), false));
         } else if (request instanceof NodeOp.AdoptAgent adopt) {
             workers.execute(() -> response.send(answer(() -> mobility.adopt(adopt.aid())), false));
         } else if (request instanceof NodeOp.StopAgent stop) {
@@ -149,6 +153,14 @@ public class NodeRequests implements RequestHandler {
         } catch (java.util.concurrent.CompletionException e) {
             return Failures.refusal(e, cause -> new RemoteNodeException("admission failed: " + cause));
         }
+    }
+
+    /** Moves the agent; answers where it runs now, or the refusal. */
+    private byte[] moved(NodeOp.MoveAgent move) {
+        String[] location = new String[1];
+        byte[] refused = answer(() -> location[0] = move.node() != null ? mobility.moveNow(move.aid(), move.node()).location()
+                : clientAgents.move(move.aid(), move.device(), move.untilStarted()).location());
+        return location[0] != null ? NodeOp.MoveAgent.answer(location[0]) : refused;
     }
 
     private static byte[] answer(Runnable action) {

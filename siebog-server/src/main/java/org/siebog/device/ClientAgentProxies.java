@@ -2,6 +2,7 @@ package org.siebog.device;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,11 @@ class ClientAgentProxies {
                 .orElseThrow(() -> new InvalidAgentRequestException(agentClass + " is not a client agent class"));
     }
 
+    /** The proxy of {@code aid} on this node, if it is here. */
+    Optional<ClientAgentProxy> find(AID aid) {
+        return Optional.ofNullable(proxies.get(aid));
+    }
+
     /** Every proxy on this node, for the sweep. */
     Collection<ClientAgentProxy> all() {
         return proxies.values();
@@ -141,6 +147,9 @@ class ClientAgentProxies {
             return;
         }
         if (entry.kind() != AgentKind.CLIENT || !connection.deviceId().equals(entry.device())) {
+            if (op.equals("stopped") && entry.kind() == AgentKind.CLIENT) {
+                return; // the device it moved from, confirming the stop after the agent started elsewhere
+            }
             throw new NotYourAgentException(connection.deviceId(), aid);
         }
         if (entry.node().equals(cluster.name())) {
@@ -163,7 +172,8 @@ class ClientAgentProxies {
             case "agentError:message", "agentError:stop" ->
                     LOG.log(Level.INFO, "client agent {0} on device {1} threw in {2}: {3}",
                             new Object[] {aid, device, op.substring(op.indexOf(':') + 1), detail});
-            default -> { } // "stopped": nothing more to do
+            case "stopped" -> proxy.ended(device); // matters only to a move waiting for it
+            default -> { }
         }
     }
 

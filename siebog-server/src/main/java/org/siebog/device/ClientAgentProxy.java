@@ -59,6 +59,8 @@ final class ClientAgentProxy implements Agent {
     private boolean readingState;
     /** The caller of {@link #start} waits for the first start, and answers for its deadline. */
     private boolean awaited;
+    /** Its device has been told to end it, as it moves to another: completes when the device says it has. */
+    private CompletableFuture<Void> leaving;
     /** The deadline of the last start sent, read from the properties when it was sent. */
     private StartDeadline startDeadline = StartDeadline.current();
     /** From creation, not 0: a proxy whose first start has not launched yet is not overdue. */
@@ -84,6 +86,15 @@ final class ClientAgentProxy implements Agent {
 
     AID aid() {
         return aid;
+    }
+
+    String agentClass() {
+        return agentClass;
+    }
+
+    /** Its device has started it and takes its messages. */
+    synchronized boolean running() {
+        return running;
     }
 
     /**
@@ -139,6 +150,7 @@ final class ClientAgentProxy implements Agent {
         if (stopped) {
             return CompletableFuture.failedFuture(new RemoteNodeException(aid + " was stopped before it started"));
         }
+        leaving = null;
         device = onDevice;
         running = false;
         readingState = false;
@@ -255,6 +267,32 @@ final class ClientAgentProxy implements Agent {
         device = null;
         running = false;
         readingState = false;
+        leaving = null;
+    }
+
+    /**
+     * The agent moves to another device: its device is told to end it without its {@code onStop},
+     * nothing more is pushed there, and its acknowledgements still count until it reports the agent
+     * ended (it sends them first), so what it handled is not handed to the next device again.
+     * Completes then; the sweep leaves the proxy alone meanwhile.
+     */
+    synchronized CompletableFuture<Void> leaveDevice() {
+        running = false;
+        leaving = new CompletableFuture<>();
+        push.toDevice(device, new DeviceFrames.Stop(aid, true).write());
+        return leaving;
+    }
+
+    /** Its device reports the agent ended there. */
+    synchronized void ended(String fromDevice) {
+        if (leaving != null && fromDevice.equals(device)) {
+            leaving.complete(null);
+        }
+    }
+
+    /** Its device is ending it, as it moves ({@link #leaveDevice}). */
+    synchronized boolean leaving() {
+        return leaving != null;
     }
 
     @Override

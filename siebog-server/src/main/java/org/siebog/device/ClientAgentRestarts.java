@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
@@ -22,10 +24,17 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.siebog.agentmanager.LocalAgents;
+import org.siebog.api.AID;
+import org.siebog.api.AgentInfo;
+import org.siebog.api.InvalidAgentRequestException;
+import org.siebog.api.NoDeviceException;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.delivery.AgentExecutor;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
+import org.siebog.platform.Failures;
 import org.siebog.platform.NodeEvent;
 import org.siebog.platform.Setting;
 
@@ -73,6 +82,9 @@ class ClientAgentRestarts {
     @Resource
     ManagedExecutorService workers;
 
+    /** How long a move waits for the device it leaves to confirm the agent's end (its acknowledgements come first). */
+    static final long LEAVE_PATIENCE_MS = 5_000;
+
     private final RestartPacer pacer = new RestartPacer(REJOIN_WINDOW_MS);
     private final AtomicBoolean begun = new AtomicBoolean();
     private final AtomicBoolean sweepQueued = new AtomicBoolean();
@@ -111,8 +123,8 @@ class ClientAgentRestarts {
         List<ClientAgentProxy> homeless = new ArrayList<>();
         Set<String> missedStart = new HashSet<>();
         for (ClientAgentProxy proxy : proxies.all()) {
-            if (proxy.stopped() || proxy.readingState() || proxy.awaited()) {
-                continue; // on its way out (forget() follows), being started elsewhere, or its first start's caller waits
+            if (proxy.stopped() || proxy.readingState() || proxy.awaited() || proxy.leaving()) {
+                continue; // on its way out (forget() follows), being started or moved elsewhere, or its first start's caller waits
             }
             String device = proxy.device();
             boolean overdue = proxy.startOverdue(now);
@@ -161,21 +173,33 @@ class ClientAgentRestarts {
      * agent never starts again from older state than it saved.
      */
     private void restart(ClientAgentProxy proxy, List<Device> joined) {
-        DirectoryEntry entry = directory.lookup(proxy.aid()).orElse(null);
-        if (entry == null) {
-            proxies.remove(proxy.aid());
-            return;
-        }
         Device target = placement.choose(joined).orElse(null);
         if (target == null) {
             waitForDevice(proxy);
             return;
         }
+        startFromSavedState(proxy, target);
+    }
+
+    /**
+     * Starts a detached proxy's agent on {@code target} from its saved state; completes once it has
+     * started there. Its state unreadable: it waits for a later sweep. Its start failing there: it
+     * is stopped. Stopped meanwhile: nothing starts.
+     */
+    private CompletableFuture<Void> startFromSavedState(ClientAgentProxy proxy, Device target) {
+        DirectoryEntry entry = directory.lookup(proxy.aid()).orElse(null);
+        if (entry == null) {
+            proxies.remove(proxy.aid());
+            return CompletableFuture.failedFuture(new UnknownAgentException(proxy.aid()));
+        }
+        CompletableFuture<Void> started = new CompletableFuture<>();
         proxy.readSavedState().whenComplete((saved, unreadable) -> {
             if (unreadable != null) {
-                LOG.warning(() -> proxy.aid() + " waits to start again: "
-                        + (unreadable.getCause() != null ? unreadable.getCause() : unreadable).getMessage());
+                Throwable why = unreadable.getCause() != null ? unreadable.getCause() : unreadable;
+                LOG.warning(() -> proxy.aid() + " waits to start again: " + why.getMessage());
                 proxy.detach();
+                started.completeExceptionally(new RemoteNodeException("the saved state of " + proxy.aid() + " could not be read ("
+                        + why.getMessage() + "); it starts on a device as soon as it can be"));
                 return;
             }
             // The directory update and the start frame only if no stop got in first (the stop's
@@ -185,6 +209,7 @@ class ClientAgentRestarts {
                 directory.update(entry.onDevice(target.id()));
                 launched.set(proxy.launch(target.id(), saved));
             })) {
+                started.completeExceptionally(new UnknownAgentException(proxy.aid()));
                 return;
             }
             LOG.info(() -> "starting client agent " + proxy.aid() + " again, on device " + target.id() + " (state version "
@@ -195,8 +220,75 @@ class ClientAgentRestarts {
                 if (failed != null) {
                     LOG.warning(() -> proxy.aid() + " failed to start again and is stopped: " + failed.getMessage());
                     workers.execute(() -> local.stop(proxy.aid(), true));
+                    started.completeExceptionally(failed);
+                } else {
+                    started.complete(null);
                 }
             });
         });
+        return started;
+    }
+
+    /**
+     * Moves a client agent whose proxy is on this node to {@code requested} (null: a device the
+     * balancer picks among the others), through its saved state: its device ends it (without its
+     * {@code onStop}; it acknowledges what it handled first), the new device starts it from what it
+     * saved, and the deliveries it had not acknowledged follow it, in order, with those that arrive
+     * meanwhile. Returns once the move is under way ({@code untilStarted} false: an agent asking to
+     * move hears where it goes, and its handler returns before its device ends it), or once the agent
+     * has started there.
+     */
+    AgentInfo move(AID aid, String requested, boolean untilStarted) {
+        ClientAgentProxy proxy = proxies.find(aid).orElseThrow(() -> new UnknownAgentException(aid));
+        Device target;
+        CompletableFuture<Void> ended;
+        synchronized (this) { // not during a sweep
+            String from = proxy.device();
+            if (proxy.stopped() || from == null || !proxy.running() || proxy.readingState() || proxy.awaited() || proxy.leaving()) {
+                throw new ClientAgentMoveException(409, "cannot move " + aid + " now: it is starting, moving or waiting for a device;"
+                        + " try again once it runs");
+            }
+            target = moveTarget(aid, proxy, from, requested);
+            ended = proxy.leaveDevice();
+        }
+        CompletableFuture<Void> started = ended.completeOnTimeout(null, LEAVE_PATIENCE_MS, TimeUnit.MILLISECONDS)
+                .thenComposeAsync(ignored -> {
+                    synchronized (this) {
+                        proxy.detach();
+                        return startFromSavedState(proxy, target);
+                    }
+                }, workers);
+        AgentInfo moving = new AgentInfo(aid, proxy.agentClass(), target.id());
+        if (!untilStarted) {
+            return moving;
+        }
+        long patience = LEAVE_PATIENCE_MS + ClientAgentProxy.STATE_READ_TIMEOUT_MS + StartDeadline.current().timeoutMs();
+        try {
+            started.get(patience, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RemoteNodeException("interrupted while moving " + aid);
+        } catch (TimeoutException e) {
+            throw new ClientAgentMoveException(504, "device " + target.id() + " did not start " + aid + " within " + patience
+                    + " ms; it goes to another device, as after a lost device (GET /api/agents/{aid} shows where)");
+        } catch (ExecutionException e) {
+            throw Failures.refusal(e, cause -> new RemoteNodeException("the move of " + aid + " failed: " + cause));
+        }
+        return moving;
+    }
+
+    /** The device a client agent on {@code from} moves to: {@code requested}, or the balancer's pick among the others. */
+    private Device moveTarget(AID aid, ClientAgentProxy proxy, String from, String requested) {
+        if (requested == null) {
+            List<Device> others = DevicePlacement.sortedById(registry.all()).stream().filter(d -> !d.id().equals(from)).toList();
+            return placement.choose(others).orElseThrow(() -> others.isEmpty()
+                    ? new NoDeviceException(proxy.agentClass()) : NoDeviceException.allSkipped(proxy.agentClass(), others.size()));
+        }
+        Device target = registry.find(requested).orElseThrow(() -> new InvalidAgentRequestException(
+                "there is no device '" + requested + "'; GET /api/devices lists the joined devices"));
+        if (target.id().equals(from)) {
+            throw new InvalidAgentRequestException(aid + " is on device " + from + " already");
+        }
+        return target;
     }
 }

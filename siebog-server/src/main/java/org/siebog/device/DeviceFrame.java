@@ -107,6 +107,12 @@ final class DeviceFrame {
         return f != null && f.token() == JsonToken.VALUE_STRING ? (String) f.scalar() : null;
     }
 
+    /** The field's value if it is a JSON boolean, else null. */
+    Boolean bool(String field) {
+        Field f = fields.get(field);
+        return f != null && f.scalar() instanceof Boolean b ? b : null;
+    }
+
     /** The field's value if it is a JSON integer that fits a {@code long}, else null. */
     Long integer(String field) {
         Field f = fields.get(field);

@@ -71,13 +71,13 @@ final class DeviceFrames {
     }
 
     /** A frame a device sends to its node ("Device → server"). */
-    sealed interface FromDevice extends Frame permits Join, Solution, Heartbeat, ComputeUnits, Send, Spawn, StopAgent,
+    sealed interface FromDevice extends Frame permits Join, Solution, Heartbeat, ComputeUnits, Send, Spawn, StopAgent, Move,
             Started, Stopped, Ack, AgentError, SaveState, LoadState, Leave {
     }
 
     /** A frame a node sends to a device ("Server → device"). */
     sealed interface ToDevice extends Frame permits Challenge, Welcome, Heartbeat, Start, Stop, Deliver, Sent, Spawned,
-            AgentStopped, StateSaved, State, ErrorFrame {
+            AgentStopped, Moved, StateSaved, State, ErrorFrame {
     }
 
     /** A mistake inside a well-formed frame (a missing or mistyped field, an unknown op): {@code error} 400, nothing done. */
@@ -105,6 +105,7 @@ final class DeviceFrames {
             case AgentError.OP -> AgentError.read(frame);
             case Spawn.OP -> Spawn.read(frame);
             case StopAgent.OP -> StopAgent.read(frame);
+            case Move.OP -> Move.read(frame);
             case Join.OP -> Join.read(frame);
             case Solution.OP -> Solution.read(frame);
             case ComputeUnits.OP -> ComputeUnits.read(frame);
@@ -126,6 +127,7 @@ final class DeviceFrames {
             case Sent.OP -> Sent.read(frame);
             case Spawned.OP -> Spawned.read(frame);
             case AgentStopped.OP -> AgentStopped.read(frame);
+            case Moved.OP -> Moved.read(frame);
             case StateSaved.OP -> StateSaved.read(frame);
             case State.OP -> State.read(frame);
             case ErrorFrame.OP -> ErrorFrame.read(frame);
@@ -318,6 +320,32 @@ final class DeviceFrames {
         @Override
         public void writeFields(JsonGenerator f) throws IOException {
             f.writeStringField("aid", aid.toString());
+            f.writeNumberField("ref", ref);
+        }
+    }
+
+    /**
+     * {@code move}: moves one of the device's own agents to another device through its saved state
+     * ({@code device}: that device; absent, one the node picks); answered with {@code moved}.
+     */
+    record Move(AID aid, String device, long ref) implements FromDevice {
+        static final String OP = "move";
+
+        static Move read(DeviceFrame f) {
+            long ref = requiredRef(f, OP);
+            AID aid = aidField(f, "aid");
+            return new Move(aid, f.absent("device") ? null : requiredString(f, "device"), ref);
+        }
+
+        @Override
+        public String op() {
+            return OP;
+        }
+
+        @Override
+        public void writeFields(JsonGenerator f) throws IOException {
+            f.writeStringField("aid", aid.toString());
+            writeOptional(f, "device", device);
             f.writeNumberField("ref", ref);
         }
     }
@@ -567,12 +595,19 @@ final class DeviceFrames {
         }
     }
 
-    /** {@code stop}. */
-    record Stop(AID aid) implements ToDevice {
+    /**
+     * {@code stop}; {@code moved}: the agent has not stopped but moves to another device, so the
+     * device ends it without its {@code onStop} (written only when true).
+     */
+    record Stop(AID aid, boolean moved) implements ToDevice {
         static final String OP = "stop";
 
+        Stop(AID aid) {
+            this(aid, false);
+        }
+
         static Stop read(DeviceFrame f) {
-            return new Stop(aidField(f, "aid"));
+            return new Stop(aidField(f, "aid"), flag(f, "moved"));
         }
 
         @Override
@@ -583,6 +618,9 @@ final class DeviceFrames {
         @Override
         public void writeFields(JsonGenerator f) throws IOException {
             f.writeStringField("aid", aid.toString());
+            if (moved) {
+                f.writeBooleanField("moved", true);
+            }
         }
     }
 
@@ -679,6 +717,28 @@ final class DeviceFrames {
         public void writeFields(JsonGenerator f) throws IOException {
             f.writeNumberField("ref", ref);
             f.writeStringField("aid", aid.toString());
+        }
+    }
+
+    /** {@code moved}: the answer to {@code move}, once the agent has started on {@code location}, its new device. */
+    record Moved(long ref, AID aid, String location) implements ToDevice {
+        static final String OP = "moved";
+
+        static Moved read(DeviceFrame f) {
+            long ref = requiredRef(f, OP);
+            return new Moved(ref, aidField(f, "aid"), requiredString(f, "location"));
+        }
+
+        @Override
+        public String op() {
+            return OP;
+        }
+
+        @Override
+        public void writeFields(JsonGenerator f) throws IOException {
+            f.writeNumberField("ref", ref);
+            f.writeStringField("aid", aid.toString());
+            f.writeStringField("location", location);
         }
     }
 
@@ -792,6 +852,18 @@ final class DeviceFrames {
         String value = f.string(field);
         if (value == null || value.isEmpty()) {
             throw new BadFrame("'" + field + "' must be a non-empty string");
+        }
+        return value;
+    }
+
+    /** An optional boolean field: absent or null is false. */
+    private static boolean flag(DeviceFrame f, String field) {
+        if (f.absent(field)) {
+            return false;
+        }
+        Boolean value = f.bool(field);
+        if (value == null) {
+            throw new BadFrame("'" + field + "' must be true or false");
         }
         return value;
     }

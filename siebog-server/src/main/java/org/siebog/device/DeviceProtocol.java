@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 
 import org.siebog.agent.AgentClass;
 import org.siebog.agentmanager.AgentClassRegistry;
+import org.siebog.agentmanager.Mobility;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.AgentInfo;
@@ -73,6 +74,9 @@ public class DeviceProtocol {
 
     @EJB
     AgentManager agents;
+
+    @Inject
+    Mobility mobility;
 
     @Inject
     AgentClassRegistry classes;
@@ -149,6 +153,8 @@ public class DeviceProtocol {
                 proxies.fromDevice(c, AgentError.OP + ":" + error.phase(), error.aid(), 0, error.error());
             } else if (frame instanceof Spawn spawn) {
                 spawn(c, spawn);
+            } else if (frame instanceof DeviceFrames.Move move) {
+                move(c, move);
             } else if (frame instanceof StopAgent stop) {
                 stopAgent(c, stop);
             } else if (frame instanceof Join join) {
@@ -266,6 +272,17 @@ public class DeviceProtocol {
     }
 
     /** A device stops only its own agents (others go through the REST API, where admins are). */
+    /** A device moves one of its own agents to another device (a named one, or one the node picks). */
+    private void move(DeviceConnection c, DeviceFrames.Move move) {
+        AID aid = move.aid();
+        requireOwn(c, aid);
+        answerFromWorker(c, move.ref(), () -> {
+            // Answered once the move is under way: the agent's handler, awaiting it, returns before its device ends it.
+            AgentInfo info = mobility.moveClientAgent(aid, move.device(), false);
+            return new DeviceFrames.Moved(move.ref(), aid, info.location()).write();
+        });
+    }
+
     private void stopAgent(DeviceConnection c, StopAgent stop) {
         AID aid = stop.aid();
         requireOwn(c, aid);

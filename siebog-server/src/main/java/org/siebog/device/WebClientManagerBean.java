@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.siebog.api.AID;
+import org.siebog.api.AgentInfo;
 import org.siebog.api.Agent;
 import org.siebog.directory.DirectoryEntry;
 
@@ -37,6 +38,9 @@ public class WebClientManagerBean implements WebClientManager, DeviceRelay {
     @Inject
     DeviceSockets sockets;
 
+    @Inject
+    ClientAgentRestarts restarts;
+
     @Override
     public DeviceChoice place(String agentClass, String requested) {
         Device chosen = placement.place(agentClass, requested);
@@ -46,6 +50,11 @@ public class WebClientManagerBean implements WebClientManager, DeviceRelay {
     @Override
     public Agent proxy(DirectoryEntry entry) {
         return proxies.create(entry);
+    }
+
+    @Override
+    public AgentInfo move(AID aid, String device, boolean untilStarted) {
+        return restarts.move(aid, device, untilStarted);
     }
 
     @Override

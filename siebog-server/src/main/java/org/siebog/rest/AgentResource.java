@@ -102,9 +102,11 @@ public class AgentResource {
     }
 
     /**
-     * {@code {"node"}} → 200 {@code {"aid", "class", "location"}} once a stateful agent runs on that
-     * node: it finishes the message in hand and carries on there, every message sent to it handled
-     * in order, none lost or twice ({@link AgentManager#move}).
+     * {@code {"node"}} → 200 {@code {"aid", "agentClass", "location"}} once a stateful agent runs on
+     * that node: it finishes the message in hand and carries on there, every message sent to it
+     * handled in order, none lost or twice ({@link AgentManager#move}). {@code {"device"}} (an id, or
+     * null for one the balancer picks) moves a client agent to another device through its saved
+     * state ({@link AgentManager#moveToDevice}).
      */
     @POST
     @Path("agents/{aid}/move")
@@ -113,7 +115,14 @@ public class AgentResource {
     public AgentView move(@PathParam("aid") String aid, JsonObject body) {
         AID id = RequestBodies.aid(aid);
         RequestBodies.requireObject(body);
-        RequestBodies.allowOnly(body, "node");
+        RequestBodies.allowOnly(body, "node", "device");
+        if (body.containsKey("device")) {
+            if (body.containsKey("node")) {
+                throw new InvalidAgentRequestException("give \"node\" (a server agent) or \"device\" (a client agent), not both");
+            }
+            String device = body.isNull("device") ? null : RequestBodies.requiredString(body, "device");
+            return AgentView.of(agents.moveToDevice(id, device));
+        }
         return AgentView.of(agents.move(id, RequestBodies.requiredString(body, "node")));
     }
 

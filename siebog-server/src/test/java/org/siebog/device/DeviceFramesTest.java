@@ -163,10 +163,10 @@ class DeviceFramesTest {
     void everyOpOfTheProtocolHasValidAndInvalidExamples() {
         Set<String> fromDevice = new TreeSet<>(FRAMES.getJsonObject("deviceToNode").keySet());
         Set<String> toDevice = new TreeSet<>(FRAMES.getJsonObject("nodeToDevice").keySet());
-        assertEquals(new TreeSet<>(List.of("join", "solution", "heartbeat", "computeUnits", "send", "spawn", "stopAgent", "started",
+        assertEquals(new TreeSet<>(List.of("join", "solution", "heartbeat", "computeUnits", "send", "spawn", "stopAgent", "move", "started",
                 "stopped", "ack", "agentError", "saveState", "loadState", "leave")), fromDevice);
         assertEquals(new TreeSet<>(List.of("challenge", "welcome", "heartbeat", "start", "stop", "deliver", "sent", "spawned",
-                "agentStopped", "stateSaved", "state", "error")), toDevice);
+                "agentStopped", "moved", "stateSaved", "state", "error")), toDevice);
         for (String direction : List.of("deviceToNode", "nodeToDevice")) {
             FRAMES.getJsonObject(direction).forEach((op, cases) -> {
                 assertFalse(cases.asJsonObject().getJsonArray("valid").isEmpty(), direction + " " + op + " has valid examples");
