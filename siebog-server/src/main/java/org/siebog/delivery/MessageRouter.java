@@ -258,7 +258,7 @@ public class MessageRouter {
         DirectoryEntry entry = directory.lookup(receiver).orElseThrow(() -> new UnknownAgentException(receiver));
         if (entry.balanced()) {
             String node = arrived ? cluster.name() : balancer.select(cluster.members());
-            return node.equals(cluster.name()) ? admit(local.instanceOf(entry), id, message) : remote.deliver(node, receiver, id, message);
+            return node.equals(cluster.name()) ? admit(mailboxHere(receiver), id, message) : remote.deliver(node, receiver, id, message);
         }
         return forward(host.owned(receiver) != null ? cluster.name() : entry.node(), receiver, id, message);
     }

@@ -2,14 +2,12 @@ package org.siebog.delivery;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import org.siebog.api.AID;
@@ -27,10 +25,12 @@ import org.siebog.api.RemoteNodeException;
  * link. Counting per receiver is cheap (a map entry while messages are unacknowledged); holding
  * happens only across a change of node.
  *
- * <p>Every send to a receiver that this node tracks goes through its route's lock, and so does the
- * release of what waited, so the order messages are handed to their links is the order decided here.
- * What waits counts against {@code maxHeldBytes}; beyond it a message is refused (503) and nothing
- * is held.
+ * <p>Whether a message goes now or waits is decided under its route's monitor. A message that goes
+ * now is handed to its link after the monitor is released: the route counts it as unacknowledged,
+ * so nothing waiting for that receiver can be released before it is settled, and a sender's next
+ * message is decided only after this one is handed over. Released messages are handed over under
+ * the monitor, so a message decided after a release comes behind what was released. What waits
+ * counts against {@code maxHeldBytes}; beyond it a message is refused (503) and nothing is held.
  */
 final class ReceiverRoutes {
 
@@ -42,20 +42,33 @@ final class ReceiverRoutes {
     private record Held(String node, Send send, CompletableFuture<Void> result, long bytes) {
     }
 
-    /** A receiver's messages that this node has not seen admitted, all sent to {@code node}, and those waiting. */
+    /** A receiver's messages that this node has not seen settled, all sent to {@code node}, and those waiting (made when one waits). */
     private static final class Route {
-        final ReentrantLock lock = new ReentrantLock();
         String node;
         long unacked;
-        final ArrayDeque<Held> held = new ArrayDeque<>();
+        ArrayDeque<Held> held;
         boolean removed;
 
         Route(String node) {
             this.node = node;
         }
 
+        boolean waiting() {
+            return held != null && !held.isEmpty();
+        }
+
+        int waitingCount() {
+            return held == null ? 0 : held.size();
+        }
+
         boolean takes(String to) {
-            return held.isEmpty() && (unacked == 0 || node.equals(to));
+            return !waiting() && (unacked == 0 || node.equals(to));
+        }
+
+        /** Counts a message going to {@code to} now. */
+        void take(String to) {
+            node = to;
+            unacked++;
         }
     }
 
@@ -80,27 +93,16 @@ final class ReceiverRoutes {
      * @return the message's admission (a refusal when it could not even wait)
      */
     CompletableFuture<Void> send(AID receiver, String node, long bytes, Send send) {
-        for (;;) {
-            Route route = routes.computeIfAbsent(receiver, r -> new Route(node));
-            CompletableFuture<Void> admitted;
-            route.lock.lock();
-            try {
-                if (route.removed) {
-                    continue; // emptied and dropped meanwhile: take the fresh one
-                }
-                admitted = sendOrHold(route, node, bytes, send);
-            } finally {
-                route.lock.unlock();
-            }
-            admitted.whenComplete((ok, failed) -> acknowledged(receiver, route));
-            return admitted;
-        }
+        Decision decision = decide(receiver, node, bytes, send);
+        CompletableFuture<Void> admitted = decision.waits() != null ? decision.waits() : sent(send, node);
+        admitted.whenComplete((ok, failed) -> acknowledged(receiver, decision.route()));
+        return admitted;
     }
 
     /**
      * One message to several receivers on one node: those with nothing waiting go together through
-     * {@code together} (one request, the message written once), the others wait on their own.
-     * The routes are locked in one order, so two such sends never wait for each other's locks.
+     * {@code together} (one request, the message written once), the others wait on their own. Each
+     * route is decided under its own monitor in turn, never two at once.
      *
      * @param together sends the message to the receivers given, on {@code node}; one admission per receiver, in order
      * @param alone    sends it to one receiver, for one that waited
@@ -109,77 +111,78 @@ final class ReceiverRoutes {
     List<CompletableFuture<Void>> sendAll(List<AID> receivers, String node, long bytes,
             Function<List<AID>, List<CompletableFuture<Void>>> together, Function<AID, Send> alone) {
         int n = receivers.size();
-        Integer[] lockOrder = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            lockOrder[i] = i;
-        }
-        Arrays.sort(lockOrder, Comparator.comparing(i -> receivers.get(i).toString()));
-        Route[] route = new Route[n];
-        List<CompletableFuture<Void>> results = new ArrayList<>(n);
-        int locked = 0;
-        try {
-            for (; locked < n; locked++) {
-                int i = lockOrder[locked];
-                route[i] = lockedRoute(receivers.get(i), node);
-            }
-            List<AID> now = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                if (route[i].takes(node)) {
-                    now.add(receivers.get(i));
-                }
-            }
-            List<CompletableFuture<Void>> sentTogether = now.isEmpty() ? List.of() : together.apply(now);
-            for (int i = 0, next = 0; i < n; i++) {
-                if (next < now.size() && now.get(next) == receivers.get(i)) {
-                    route[i].node = node;
-                    route[i].unacked++;
-                    results.add(sentTogether.get(next++));
-                } else {
-                    results.add(sendOrHold(route[i], node, bytes, alone.apply(receivers.get(i))));
-                }
-            }
-        } finally {
-            for (int k = 0; k < locked; k++) {
-                route[lockOrder[k]].lock.unlock();
-            }
-        }
+        Decision[] decisions = new Decision[n];
+        List<AID> now = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             AID receiver = receivers.get(i);
-            Route r = route[i];
-            results.get(i).whenComplete((ok, failed) -> acknowledged(receiver, r));
+            decisions[i] = decide(receiver, node, bytes, alone.apply(receiver));
+            if (decisions[i].waits() == null) {
+                now.add(receiver);
+            }
+        }
+        List<CompletableFuture<Void>> sentTogether = List.of();
+        if (!now.isEmpty()) {
+            try {
+                sentTogether = together.apply(now);
+            } catch (RuntimeException refused) {
+                sentTogether = Collections.nCopies(now.size(), CompletableFuture.failedFuture(refused));
+            }
+        }
+        List<CompletableFuture<Void>> results = new ArrayList<>(n);
+        for (int i = 0, next = 0; i < n; i++) {
+            AID receiver = receivers.get(i);
+            Route route = decisions[i].route();
+            CompletableFuture<Void> admitted = decisions[i].waits() != null ? decisions[i].waits() : sentTogether.get(next++);
+            admitted.whenComplete((ok, failed) -> acknowledged(receiver, route));
+            results.add(admitted);
         }
         return results;
     }
 
-    /** {@code receiver}'s route, locked, made if there is none. */
-    private Route lockedRoute(AID receiver, String node) {
+    /** A message's route, and what it waits on: null when it goes now (counted as unacknowledged), else its wait or refusal. */
+    private record Decision(Route route, CompletableFuture<Void> waits) {
+    }
+
+    /** Under the route's monitor: whether a message to {@code receiver} on {@code node} goes now or waits. */
+    private Decision decide(AID receiver, String node, long bytes, Send send) {
         for (;;) {
             Route route = routes.computeIfAbsent(receiver, r -> new Route(node));
-            route.lock.lock();
-            if (!route.removed) {
-                return route;
+            synchronized (route) {
+                if (route.removed) {
+                    continue; // emptied and dropped meanwhile: take the fresh one
+                }
+                if (route.takes(node)) {
+                    route.take(node);
+                    return new Decision(route, null);
+                }
+                return new Decision(route, hold(route, node, bytes, send));
             }
-            route.lock.unlock();
         }
     }
 
-    /** With the route locked: sends now if nothing is on another node's way or waiting, else queues behind. */
-    private CompletableFuture<Void> sendOrHold(Route route, String node, long bytes, Send send) {
-        if (route.takes(node)) {
-            route.node = node;
-            route.unacked++;
+    /** Hands a message to its link; a refusal thrown here is its result. */
+    private static CompletableFuture<Void> sent(Send send, String node) {
+        try {
             return send.apply(node);
+        } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
         }
+    }
+
+    /** With the route's monitor held: queues a message behind the earlier ones, or refuses it at the bound. */
+    private CompletableFuture<Void> hold(Route route, String node, long bytes, Send send) {
+        route.unacked++; // settled by its result, as every message is; the route stays while it waits
         if (heldBytes.addAndGet(bytes) > maxHeldBytes) {
             heldBytes.addAndGet(-bytes);
-            route.unacked++; // acknowledged by the refusal below, as every result is
             return CompletableFuture.failedFuture(new RemoteNodeException("the messages waiting for earlier ones to reach their"
                     + " receiver's new node are at their limit (" + maxHeldBytes + " bytes, siebog.cluster.max-link-bytes);"
                     + " nothing was sent, try again shortly"));
         }
+        if (route.held == null) {
+            route.held = new ArrayDeque<>();
+        }
         Held held = new Held(node, send, new CompletableFuture<>(), bytes);
         route.held.add(held);
-        route.unacked++; // counted from now: the route stays while it waits
         return held.result();
     }
 
@@ -188,18 +191,17 @@ final class ReceiverRoutes {
      * waited goes: every waiting message for the next node, in order, up to one for another node.
      */
     private void acknowledged(AID receiver, Route route) {
-        List<Runnable> afterUnlock = new ArrayList<>();
-        route.lock.lock();
-        try {
+        List<Runnable> afterUnlock = null;
+        synchronized (route) {
             route.unacked--;
-            long sent = route.unacked - route.held.size();
-            if (sent == 0 && !route.held.isEmpty()) {
+            if (route.unacked - route.waitingCount() == 0 && route.waiting()) {
+                afterUnlock = new ArrayList<>();
                 String next = route.held.peek().node();
-                while (!route.held.isEmpty() && route.held.peek().node().equals(next)) {
+                while (route.waiting() && route.held.peek().node().equals(next)) {
                     Held held = route.held.poll();
                     heldBytes.addAndGet(-held.bytes());
                     route.node = next;
-                    CompletableFuture<Void> admitted = held.send().apply(next);
+                    CompletableFuture<Void> admitted = sent(held.send(), next); // under the monitor: ahead of anything decided later
                     // Still counted in unacked (as held): settled when this admission is.
                     afterUnlock.add(() -> admitted.whenComplete((ok, failed) -> {
                         if (failed != null) {
@@ -213,10 +215,10 @@ final class ReceiverRoutes {
                 route.removed = true;
                 routes.remove(receiver, route);
             }
-        } finally {
-            route.lock.unlock();
         }
-        afterUnlock.forEach(Runnable::run);
+        if (afterUnlock != null) {
+            afterUnlock.forEach(Runnable::run);
+        }
     }
 
     /** Receivers with messages unacknowledged or waiting (for tests, and anyone looking into a node). */
