@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.MailboxFullException;
 import org.siebog.message.MessageId;
@@ -29,7 +30,7 @@ import org.siebog.platform.PlatformConfig;
 public class Departures {
 
     /** One message waiting for the agent's new place. */
-    private record Waiting(MessageId id, org.siebog.api.ACLMessage message, CompletableFuture<Void> admitted) {
+    private record Waiting(MessageId id, ACLMessage message, CompletableFuture<Void> admitted) {
     }
 
     /** One agent's departure. */
@@ -46,7 +47,7 @@ public class Departures {
         }
 
         /** Takes a message for the agent: held while it moves, handed on once it has arrived. */
-        synchronized CompletableFuture<Void> admit(MessageId id, org.siebog.api.ACLMessage message) {
+        synchronized CompletableFuture<Void> admit(MessageId id, ACLMessage message) {
             if (onward != null) {
                 return onward.apply(new Delivery(aid, id, message));
             }
@@ -81,7 +82,7 @@ public class Departures {
     }
 
     /** A message for an agent, under its sender's identity for it. */
-    public record Delivery(AID receiver, MessageId id, org.siebog.api.ACLMessage message) {
+    public record Delivery(AID receiver, MessageId id, ACLMessage message) {
     }
 
     private final ConcurrentMap<AID, Departure> leaving = new ConcurrentHashMap<>();
