@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -27,6 +33,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.siebog.cluster.onenode.HomeCounter;
 import org.siebog.it.SiebogApi;
 import org.siebog.it.TestDevice;
 
@@ -409,6 +416,72 @@ class ClusterIT {
                 && e.getJsonObject("details").getString("agent").equals(traveller)).toList();
         assertEquals(10, moves.size(), () -> "each node tells the others of the moves it made: " + moves);
         assertEquals(204, cluster.api(1).delete("agents/" + traveller).status());
+    }
+
+    /**
+     * A move the new node cannot take (the agent's class is deployed on its home node only): the
+     * caller hears why (503, the agent named), and the agent carries on at home, where every node's
+     * directory still says it is, with every message of a stream sent meanwhile handled in order.
+     */
+    @Test
+    @Order(6)
+    void aMoveTheNewNodeCannotTakeLeavesTheAgentAtHomeMissingNothing() throws Exception {
+        Path war = cluster.deployments(1).resolve("one-node-agents.war");
+        writeWar(war, HomeCounter.class);
+        try {
+            awaitTrue(() -> cluster.api(1).get("agent-classes").body().contains("\"HomeCounter\""), "node1 deployed HomeCounter");
+            assertTrue(!cluster.api(2).get("agent-classes").body().contains("\"HomeCounter\""), "and node2 did not");
+            cluster.api(1).start("HomeCounter", "homebody", "node1", null);
+            String homebody = "homebody@siebog";
+
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicLong written = new AtomicLong();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            Thread writer = new Thread(() -> {
+                try {
+                    while (writing.get()) {
+                        assertEquals(202, cluster.api(3).tell("INFORM", homebody, null, Long.toString(written.get() + 1)));
+                        written.incrementAndGet();
+                    }
+                } catch (Exception | AssertionError e) {
+                    failures.add(e);
+                }
+            });
+            writer.start();
+            Thread.sleep(300);
+            ClusterApi.Reply refused = cluster.api(2).post("agents/" + homebody + "/move", "{\"node\": \"node2\"}");
+            Thread.sleep(300);
+            writing.set(false);
+            writer.join(60_000);
+            assertEquals(List.of(), failures, "every post was admitted");
+
+            assertEquals(503, refused.status(), refused::toString);
+            String error = refused.object().getString("error");
+            assertTrue(error.contains("its class HomeCounter is not deployed there") && error.contains("carries on on node1"), error);
+            for (int n = 1; n <= 3; n++) {
+                assertEquals("node1", cluster.api(n).get("agents/" + homebody).object().getString("location"));
+            }
+            long expected = written.get();
+            assertEquals("handled=" + expected + " gaps=0 outOfOrder=0",
+                    awaitReport(cluster.api(1), homebody, r -> r.startsWith("handled=" + expected + " ")));
+            assertEquals(204, cluster.api(1).delete("agents/" + homebody).status());
+        } finally {
+            Files.delete(war); // the scanner undeploys it
+        }
+    }
+
+    /** A WAR holding {@code agent} (compiled with these tests), that sees the platform's API as the examples do. */
+    private static void writeWar(Path war, Class<?> agent) throws IOException {
+        String entry = "WEB-INF/classes/" + agent.getName().replace('.', '/') + ".class";
+        Path staging = war.resolveSibling(war.getFileName() + ".tmp");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(staging));
+                InputStream bytes = agent.getResourceAsStream("/" + agent.getName().replace('.', '/') + ".class")) {
+            zip.putNextEntry(new ZipEntry("META-INF/MANIFEST.MF"));
+            zip.write("Manifest-Version: 1.0\nDependencies: deployment.siebog.ear\n".getBytes(StandardCharsets.UTF_8));
+            zip.putNextEntry(new ZipEntry(entry));
+            bytes.transferTo(zip);
+        }
+        Files.move(staging, war); // whole, so the scanner never sees half a WAR
     }
 
     @Test

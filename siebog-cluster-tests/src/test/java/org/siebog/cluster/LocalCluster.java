@@ -59,6 +59,11 @@ final class LocalCluster implements AutoCloseable {
         return nodesDir.resolve("node" + node).resolve("console.log");
     }
 
+    /** Node k's deployment directory, which its deployment scanner watches. */
+    Path deployments(int node) {
+        return nodesDir.resolve("node" + node).resolve("deployments");
+    }
+
     /** The configuration node k runs (the launcher's copy of the generated siebog-ha.xml). */
     Path configuration(int node) {
         return nodesDir.resolve("node" + node).resolve("configuration").resolve("siebog-ha.xml");

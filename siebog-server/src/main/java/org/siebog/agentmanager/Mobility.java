@@ -93,6 +93,9 @@ public class Mobility implements AgentMoves {
     ClientAgents clientAgents;
 
     @Inject
+    AgentClassRegistry classes;
+
+    @Inject
     ReplicationLog log;
 
     @Inject
@@ -206,14 +209,17 @@ public class Mobility implements AgentMoves {
         }, workers);
     }
 
-    /** The new node could not take the agent: it carries on here, from the record it left with, and what waited is admitted here. */
+    /**
+     * The new node could not take the agent: it carries on here, from the record it left with, and
+     * what waited is admitted here. Throws the reason, saying so (503: the move failed, nothing else did).
+     */
     private DirectoryEntry stayHere(DirectoryEntry entry, SiebogException why) {
         LOG.warning(() -> entry.aid() + " could not move (" + why.getMessage() + "); it carries on on " + cluster.name());
         if (!local.resume(entry, log.reader())) {
             LOG.severe(() -> entry.aid() + " has no saved record to carry on from here");
         }
         departures.close(entry.aid(), waiting -> router.admitHere(waiting.receiver(), waiting.id(), waiting.message()));
-        throw why;
+        throw new RemoteNodeException(entry.aid() + " did not move (" + why.getMessage() + "); it carries on on " + cluster.name());
     }
 
     /**
@@ -241,6 +247,10 @@ public class Mobility implements AgentMoves {
         DirectoryEntry entry = directory.lookup(aid).orElseThrow(() -> new UnknownAgentException(aid));
         if (host.mailbox(aid) != null) {
             throw new AgentMovingException(aid, "it runs on " + cluster.name() + " already");
+        }
+        if (classes.find(entry.agentClass()).isEmpty()) {
+            throw new InvalidAgentRequestException(cluster.name() + " cannot take " + aid + ": its class " + entry.agentClass()
+                    + " is not deployed there");
         }
         if (!local.resume(entry.movedTo(cluster.name()), log.reader())) {
             throw new InvalidAgentRequestException("no saved state of " + aid + " to carry on from");
