@@ -45,14 +45,20 @@ class DfBenchIT {
         assertEquals(10, siebog.get("services?type=bench-3").array().size());
         assertEquals(4, siebog.agents().values().stream().filter(a -> a.getString("agentClass").equals("DfHolder")).count(), "100 / 32 holders");
 
-        JsonObject again = run("{\"registrations\": 100, \"types\": 10, \"searchers\": 1, \"searches\": 5, \"limit\": 3}");
+        String node = siebog.get("nodes").array().getJsonObject(0).getString("name");
+        JsonObject again = run("{\"registrations\": 100, \"types\": 10, \"searchers\": 1, \"searches\": 5, \"limit\": 3, \"searchersOn\": \""
+                + node + "\"}");
         assertEquals(0.0, again.getJsonNumber("loadSeconds").doubleValue(), "the directory held them already");
         assertEquals(3.0, again.getJsonNumber("entriesPerSearch").doubleValue(), "at most the limit");
         assertEquals(0, siebog.agents().values().stream().filter(a -> a.getString("agentClass").equals("DfSearcher")).count());
+        String nowhere = siebog.examples().post("df-bench/runs", "{\"registrations\": 100, \"types\": 10, \"searchersOn\": \"nowhere\"}")
+                .assertError(400);
+        assertTrue(nowhere.contains("there is no node 'nowhere'"), nowhere);
 
         run("{\"registrations\": 0}");
         assertEquals(0, siebog.get("services?type=bench-3").array().size());
         siebog.examples().post("df-bench/runs", "{\"searchers\": 0}").assertError(400);
+        siebog.examples().post("df-bench/runs", "{\"searchersOn\": 7}").assertError(400);
     }
 
     private JsonObject run(String body) {

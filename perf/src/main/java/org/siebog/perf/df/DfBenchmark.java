@@ -38,8 +38,10 @@ import org.siebog.perf.AdminLogin;
  * Prints a table, writes CSV ({@code perf/results/df-<time>.csv}) and a chart (PNG beside it).
  *
  * <pre>perf/df [--url URL] [--nodes N] [--registrations 10000,100000] [--types 1000] [--searchers 4]
- *        [--searches 500] [--limit 100] [--no-jade]</pre>
+ *        [--searches 500] [--limit 100] [--searchers-on NODE] [--no-jade]</pre>
  * {@code --nodes} labels the rows: start the cluster with that many nodes ({@code ./siebog run --nodes N}).
+ * {@code --searchers-on} pins every searcher to one node, so every search runs there and the other
+ * nodes only hold their copies of the directory; without it, searchers are placed as any agent.
  */
 public final class DfBenchmark {
 
@@ -57,7 +59,8 @@ public final class DfBenchmark {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of("--url", "http://127.0.0.1:8080/siebog", "--nodes", "1",
-                "--registrations", "10000,100000", "--types", "1000", "--searchers", "4", "--searches", "500", "--limit", "100"));
+                "--registrations", "10000,100000", "--types", "1000", "--searchers", "4", "--searches", "500", "--limit", "100",
+                "--searchers-on", ""));
         boolean jade = true;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--no-jade")) {
@@ -107,9 +110,13 @@ public final class DfBenchmark {
     /** A warm-up run, then the measured one (the registrations are loaded by the first and kept). */
     private static Row siebog(Map<String, String> options, int nodes, int registrations) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().authenticator(AdminLogin.authenticator()).connectTimeout(Duration.ofSeconds(10)).build();
-        String body = Json.createObjectBuilder().add("registrations", registrations).add("types", Integer.parseInt(options.get("--types")))
+        var request = Json.createObjectBuilder().add("registrations", registrations).add("types", Integer.parseInt(options.get("--types")))
                 .add("searchers", Integer.parseInt(options.get("--searchers"))).add("searches", Integer.parseInt(options.get("--searches")))
-                .add("limit", Integer.parseInt(options.get("--limit"))).build().toString();
+                .add("limit", Integer.parseInt(options.get("--limit")));
+        if (!options.get("--searchers-on").isEmpty()) {
+            request.add("searchersOn", options.get("--searchers-on")); // every search on that node, the others only holding copies
+        }
+        String body = request.build().toString();
         URI runs = URI.create(options.get("--url").replaceAll("/siebog/?$", "") + "/siebog-examples/api/df-bench/runs");
         JsonObject warm = post(http, runs, body);
         JsonObject measured = post(http, runs, body);

@@ -70,6 +70,7 @@ public class DfBenchResource {
         int searchers = BodyFields.whole(body, "searchers", 8, 1, 1_000);
         int searches = BodyFields.whole(body, "searches", 1_000, 1, 100_000);
         int limit = BodyFields.whole(body, "limit", 100, 1, 1_000);
+        String searchersOn = searchersOn(body);
         double loadSeconds = load(registrations, types);
         if (registrations == 0) {
             return Map.of("registrations", 0, "loadSeconds", loadSeconds);
@@ -77,7 +78,7 @@ public class DfBenchResource {
         List<AID> started = new ArrayList<>();
         try {
             for (int i = 0; i < searchers; i++) {
-                started.add(agents.start("DfSearcher", "df-searcher-" + System.nanoTime() + "-" + i, Map.of()).aid());
+                started.add(agents.start("DfSearcher", "df-searcher-" + System.nanoTime() + "-" + i, Map.of(), searchersOn).aid());
             }
             long began = System.nanoTime();
             List<CompletableFuture<ACLMessage>> answers = started.stream()
@@ -108,6 +109,17 @@ public class DfBenchResource {
         } finally {
             started.forEach(agents::stop);
         }
+    }
+
+    /** The node every searcher is pinned to, or null (placed as any agent); a node not in the cluster is the start's 400. */
+    private static String searchersOn(JsonObject body) {
+        if (!body.containsKey("searchersOn") || body.isNull("searchersOn")) {
+            return null;
+        }
+        if (!(body.get("searchersOn") instanceof jakarta.json.JsonString node) || node.getString().isEmpty()) {
+            throw new InvalidAgentRequestException("'searchersOn' must be a node's name");
+        }
+        return node.getString();
     }
 
     /**
