@@ -5,8 +5,10 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.Authenticator;
 import java.net.PasswordAuthentication;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Properties;
 
 /**
@@ -19,6 +21,15 @@ public final class AdminLogin {
     private static final Path CREDENTIALS = Path.of("target", "siebog-credentials");
 
     private AdminLogin() {
+    }
+
+    /**
+     * The HTTP client every perf tool calls a node with, logged in as admin. HTTP/1.1: over a
+     * connection the JDK client had upgraded to HTTP/2, a long run (a 100,000-entry DF load on two
+     * nodes) ended in the node's GOAWAY.
+     */
+    public static HttpClient client(Duration connectTimeout) {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).authenticator(authenticator()).build();
     }
 
     /** For {@code HttpClient.Builder.authenticator}: answers the node's Basic challenge. */

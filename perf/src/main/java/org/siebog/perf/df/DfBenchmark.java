@@ -117,8 +117,7 @@ public final class DfBenchmark {
 
     /** {@code --warmups} warm-up runs, then the measured one (the registrations are loaded by the first and kept). */
     private static Row siebog(Map<String, String> options, int nodes, int registrations) throws IOException, InterruptedException {
-        // HTTP/1.1: a long run (a 100,000-entry load on two nodes) over an upgraded HTTP/2 connection ended in the node's GOAWAY
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).authenticator(AdminLogin.authenticator()).connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient http = AdminLogin.client(Duration.ofSeconds(10));
         var request = Json.createObjectBuilder().add("registrations", registrations).add("types", Integer.parseInt(options.get("--types")))
                 .add("searchers", Integer.parseInt(options.get("--searchers"))).add("searches", Integer.parseInt(options.get("--searches")))
                 .add("limit", Integer.parseInt(options.get("--limit")));

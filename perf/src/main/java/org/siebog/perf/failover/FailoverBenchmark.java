@@ -46,8 +46,7 @@ public final class FailoverBenchmark {
     public static final String CSV_HEADER = "nodes,agents,writers,messagesAdmitted,messagesHandled,lost,duplicated,outOfOrder,"
             + "firstAnswerMs,medianAnswerMs,lastAnswerMs,throughputBeforeKill,throughputAfterKill";
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-            .authenticator(AdminLogin.authenticator()).build();
+    private final HttpClient http = AdminLogin.client(Duration.ofSeconds(5));
     private final String survivor;
     private final String victimNode;
     private final Path launcher;

@@ -33,8 +33,7 @@ final class SiebogRuns {
 
     private final URI node;
     private final String runs;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-            .authenticator(AdminLogin.authenticator()).build();
+    private final HttpClient http = AdminLogin.client(Duration.ofSeconds(5));
 
     SiebogRuns(URI node) {
         this.node = node;

@@ -68,8 +68,7 @@ public final class TopicBenchmark {
         }
         int nodes = Integer.parseInt(options.get("--nodes"));
         int rounds = Integer.parseInt(options.get("--rounds"));
-        // HTTP/1.1: a long run (a 100,000-entry load on two nodes) over an upgraded HTTP/2 connection ended in the node's GOAWAY
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).authenticator(AdminLogin.authenticator()).connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient http = AdminLogin.client(Duration.ofSeconds(10));
         URI runs = URI.create(options.get("--url").replaceAll("/siebog/?$", "") + "/siebog-examples/api/topic-bench/runs");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path csv = Path.of("perf", "results", "topics-" + stamp + ".csv");

@@ -13,6 +13,7 @@ import java.util.stream.IntStream;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -116,7 +117,7 @@ public class DfBenchResource {
         if (!body.containsKey("searchersOn") || body.isNull("searchersOn")) {
             return null;
         }
-        if (!(body.get("searchersOn") instanceof jakarta.json.JsonString node) || node.getString().isEmpty()) {
+        if (!(body.get("searchersOn") instanceof JsonString node) || node.getString().isEmpty()) {
             throw new InvalidAgentRequestException("'searchersOn' must be a node's name");
         }
         return node.getString();
