@@ -29,7 +29,7 @@ import org.siebog.platform.NodeEvent;
 public sealed interface NodeOp {
 
     /** The version of the protocol this build speaks; raised whenever any operation's fields change. */
-    int VERSION = 1;
+    int VERSION = 2;
 
     /** Its code on the wire: never reused for another operation. */
     int code();
@@ -93,7 +93,7 @@ public sealed interface NodeOp {
         public void writeFields(Wire.Writer out) {
             out.integer(deliveries.size());
             for (Delivery d : deliveries) {
-                out.aid(d.receiver()).string(d.id().origin()).int64(d.id().counter()).sharedMessage(d.message());
+                out.delivery(d.receiver(), d.id(), d.message());
             }
         }
 
@@ -105,7 +105,7 @@ public sealed interface NodeOp {
             // Not sized by n: a list grows with what is really there, a made-up count costs nothing.
             List<Delivery> deliveries = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                deliveries.add(new Delivery(in.aid(), new MessageId(in.string(), in.int64()), in.sharedMessage()));
+                deliveries.add(in.delivery());
             }
             return new Deliver(deliveries);
         }

@@ -13,6 +13,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -22,6 +23,7 @@ import org.siebog.api.AID;
 import org.siebog.api.Topics;
 import org.siebog.api.Performative;
 import org.siebog.api.SiebogException;
+import org.siebog.message.MessageId;
 
 /**
  * The values between nodes, which {@link NodeOp}s and {@link NodeAnswer}s are written in (and,
@@ -41,8 +43,21 @@ public final class Wire {
      * mostly the same few thousand, and checking each one's characters again was 5–8% of a node's
      * samples in the two-node Sender/Receiver run. Bounded: cleared when full.
      */
-    private static final ConcurrentMap<String, AID> PARSED_AIDS = new ConcurrentHashMap<>();
+    private static final ConcurrentMap<String, ParsedAid> PARSED_AIDS = new ConcurrentHashMap<>();
     private static final int MAX_PARSED_AIDS = 65_536;
+
+    /**
+     * An AID and the one string of its text that every reader hands on: a stateful sender's origin
+     * is its AID's text ({@link Writer#delivery}), and this string's hash, computed once, serves every
+     * map that origin is looked up in on this node.
+     */
+    private record ParsedAid(AID aid, String text) {
+    }
+
+    /** In a delivery's origin's place: the origin is the text of the sender of the message just written in full. */
+    private static final int SENDERS_TEXT = -2;
+    /** In a message's receiver count's place: its one receiver is the delivery's. */
+    private static final int THE_DELIVERYS_RECEIVER = -1;
 
     private Wire() {
     }
@@ -122,9 +137,20 @@ public final class Wire {
         }
 
         public Writer message(ACLMessage m) {
+            return message(m, null);
+        }
+
+        /** A message; when its one receiver is {@code implied} (a delivery's), that is not written again. */
+        private Writer message(ACLMessage m, AID implied) {
             octet(m.performative().ordinal());
-            aid(m.sender()).integer(m.receivers().size());
-            m.receivers().forEach(this::aid);
+            aid(m.sender());
+            List<AID> receivers = m.receivers();
+            if (implied != null && receivers.size() == 1 && implied.equals(receivers.get(0))) {
+                integer(THE_DELIVERYS_RECEIVER);
+            } else {
+                integer(receivers.size());
+                receivers.forEach(this::aid);
+            }
             aid(m.replyTo()).string(m.content()).string(m.language()).string(m.encoding()).string(m.ontology())
                     .string(m.protocol()).string(m.conversationId()).string(m.replyWith()).string(m.inReplyTo());
             bool(m.replyBy() != null);
@@ -141,17 +167,47 @@ public final class Wire {
          * (its 1000-AID receiver list 1000 times over).
          */
         public Writer sharedMessage(ACLMessage m) {
+            sharedMessage(m, null);
+            return this;
+        }
+
+        /** {@link #sharedMessage(ACLMessage)}; true when the message was written in full. */
+        private boolean sharedMessage(ACLMessage m, AID implied) {
             if (m.receivers().size() != 1 || Topics.isTopic(m.receivers().get(0))) { // only these reach several agents
                 if (shared == null) {
                     shared = new IdentityHashMap<>();
                 }
                 Integer earlier = shared.putIfAbsent(m, written);
                 if (earlier != null) {
-                    return integer(earlier);
+                    integer(earlier);
+                    return false;
                 }
             }
             written++;
-            return integer(-1).message(m);
+            integer(-1).message(m, implied);
+            return true;
+        }
+
+        /**
+         * One message for one receiver under its identity: what a request to deliver messages and an
+         * inbox segment hold, entry after entry. Written short, as most entries allow: the
+         * message's receiver is not written again when it is the delivery's, nor the origin when it
+         * is the sender's AID (a stateful agent's messages): two of the four AIDs an entry named,
+         * which were most of its bytes and of the time to write and read it.
+         */
+        public Writer delivery(AID receiver, MessageId id, ACLMessage m) {
+            aid(receiver).int64(id.counter());
+            if (sharedMessage(m, receiver) && m.sender() != null && isTextOf(id.origin(), m.sender())) {
+                return integer(SENDERS_TEXT);
+            }
+            return string(id.origin());
+        }
+
+        private static boolean isTextOf(String text, AID aid) {
+            String name = aid.name();
+            String platform = aid.platform();
+            return text != null && text.length() == name.length() + 1 + platform.length() && text.startsWith(name)
+                    && text.charAt(name.length()) == '@' && text.endsWith(platform);
         }
 
         /** As {@code string(aid.toString())}, without building that string. */
@@ -238,6 +294,10 @@ public final class Wire {
         private final int end;
         /** The messages read so far in full, for {@link #sharedMessage()}'s references. */
         private List<ACLMessage> shared;
+        /** The text of the last AID read ({@link ParsedAid#text()}). */
+        private String aidText;
+        /** The text of the sender of the last message read in full, while it is the last one read. */
+        private String senderText;
 
         public Reader(byte[] buffer, int offset, int length) {
             this.buffer = buffer;
@@ -246,9 +306,16 @@ public final class Wire {
         }
 
         public String string() throws IOException {
-            int n = integer();
-            if (n < 0) {
+            return string(integer());
+        }
+
+        /** The string of {@code n} bytes that follows (null for -1), its length already read. */
+        private String string(int n) throws IOException {
+            if (n == -1) {
                 return null;
+            }
+            if (n < 0) {
+                throw new IOException("a string of " + n + " bytes");
             }
             return new String(buffer, take(n), n, StandardCharsets.UTF_8);
         }
@@ -280,29 +347,50 @@ public final class Wire {
         }
 
         public ACLMessage message() throws IOException {
+            return message(null);
+        }
+
+        /** What {@link Writer#message(ACLMessage, AID)} wrote, {@code implied} the delivery's receiver. */
+        private ACLMessage message(AID implied) throws IOException {
             int p = octet();
             if (p >= PERFORMATIVES.length) {
                 throw new IOException("unknown performative " + p);
             }
             Performative performative = PERFORMATIVES[p];
             AID sender = aid();
-            List<AID> receivers = new ArrayList<>();
-            for (int i = integer(); i > 0; i--) {
-                receivers.add(aid());
+            String text = aidText;
+            List<AID> receivers;
+            int n = integer();
+            if (n == THE_DELIVERYS_RECEIVER && implied != null) {
+                receivers = List.of(implied);
+            } else if (n < 0) {
+                throw new IOException("a message with " + n + " receivers");
+            } else {
+                receivers = new ArrayList<>();
+                for (int i = n; i > 0; i--) {
+                    receivers.add(aid());
+                }
             }
-            return new ACLMessage(performative, sender, receivers, aid(), string(), string(), string(), string(),
+            ACLMessage m = new ACLMessage(performative, sender, receivers, aid(), string(), string(), string(), string(),
                     string(), string(), string(), string(), bool() ? Instant.ofEpochSecond(int64(), integer()) : null,
-                    new TreeMap<>(map()));
+                    sortedMap());
+            senderText = sender == null ? null : text;
+            return m;
         }
 
         /** What {@link Writer#sharedMessage(ACLMessage)} wrote: a repeated message is the same instance. */
         public ACLMessage sharedMessage() throws IOException {
+            return sharedMessage(null);
+        }
+
+        private ACLMessage sharedMessage(AID implied) throws IOException {
+            senderText = null;
             int earlier = integer();
             if (shared == null) {
                 shared = new ArrayList<>();
             }
             if (earlier < 0) {
-                ACLMessage m = message();
+                ACLMessage m = message(implied);
                 shared.add(m);
                 return m;
             }
@@ -312,21 +400,56 @@ public final class Wire {
             return shared.get(earlier);
         }
 
+        /** What {@link Writer#delivery(AID, MessageId, ACLMessage)} wrote. */
+        public NodeOp.Delivery delivery() throws IOException {
+            AID receiver = aid();
+            long counter = int64();
+            ACLMessage m = sharedMessage(receiver);
+            int n = integer();
+            String origin;
+            if (n == SENDERS_TEXT) {
+                if (senderText == null) {
+                    throw new IOException("an origin named as the sender of a message that was not read in full");
+                }
+                origin = senderText;
+            } else {
+                origin = string(n);
+            }
+            return new NodeOp.Delivery(receiver, new MessageId(origin, counter), m);
+        }
+
+        /** User properties: null (none) or sorted, as the message keeps them. */
+        private SortedMap<String, String> sortedMap() throws IOException {
+            int n = integer();
+            if (n == 0) {
+                return null;
+            }
+            if (n < 0) {
+                throw new IOException("a map of " + n + " entries");
+            }
+            SortedMap<String, String> map = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                map.put(string(), string());
+            }
+            return map;
+        }
+
         /** An AID another node wrote; see {@link #PARSED_AIDS}. */
         public AID aid() throws IOException {
             String text = string();
             if (text == null) {
                 return null;
             }
-            AID aid = PARSED_AIDS.get(text);
-            if (aid == null) {
+            ParsedAid parsed = PARSED_AIDS.get(text);
+            if (parsed == null) {
                 if (PARSED_AIDS.size() >= MAX_PARSED_AIDS) {
                     PARSED_AIDS.clear(); // agents come and go: start again rather than grow without bound
                 }
-                aid = AID.parse(text);
-                PARSED_AIDS.put(text, aid);
+                parsed = new ParsedAid(AID.parse(text), text);
+                PARSED_AIDS.put(text, parsed);
             }
-            return aid;
+            aidText = parsed.text();
+            return parsed.aid();
         }
 
         /** null for success, or the refusal the other node sent, rebuilt from its kind, status and text. */

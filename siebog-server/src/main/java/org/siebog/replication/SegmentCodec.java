@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
 import org.siebog.delivery.Envelope;
 import org.siebog.message.MessageId;
@@ -23,7 +24,7 @@ import org.siebog.message.MessageId;
 final class SegmentCodec {
 
     /** The stored format's version; raised whenever what a segment holds per message changes. */
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
 
     /** One message read back from a segment. */
     record Entry(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
@@ -40,8 +41,7 @@ final class SegmentCodec {
     static byte[] encode(List<LoggedMessage> messages, Wire.Writer out) {
         out.reset().octet(FORMAT);
         for (LoggedMessage m : messages) {
-            out.aid(m.aid()).int64(m.incarnation()).int64(m.seq()).string(m.id().origin()).int64(m.id().counter())
-                    .sharedMessage(m.message());
+            out.int64(m.incarnation()).int64(m.seq()).delivery(m.aid(), m.id(), m.message());
         }
         return out.toBytes();
     }
@@ -55,11 +55,10 @@ final class SegmentCodec {
                 throw new IOException("inbox segment format " + format + " (this node reads format " + FORMAT + ")");
             }
             while (!in.atEnd()) {
-                AID aid = in.aid();
                 long incarnation = in.int64();
                 long seq = in.int64();
-                MessageId id = new MessageId(in.string(), in.int64());
-                entries.add(new Entry(aid, incarnation, seq, id, in.sharedMessage()));
+                NodeOp.Delivery d = in.delivery();
+                entries.add(new Entry(d.receiver(), incarnation, seq, d.id(), d.message()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable inbox segment", e);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -86,11 +87,66 @@ class NodeOpTest {
     }
 
     @Test
+    void aStatefulAgentsMessageToOneIsWrittenWithoutItsReceiverAndOriginAgain() throws IOException {
+        AID sender = AID.parse("a-stateful-sender-with-a-long-name@siebog");
+        AID receiver = AID.parse("a-receiver-with-a-long-name@siebog");
+        ACLMessage m = ACLMessage.builder(Performative.REQUEST).sender(sender).receiver(receiver).content("ping").build();
+        NodeOp.Deliver shortForm = new NodeOp.Deliver(List.of(new NodeOp.Delivery(receiver, new MessageId(sender.toString(), 7), m)));
+        NodeOp.Deliver longForm = new NodeOp.Deliver(List.of(new NodeOp.Delivery(B, new MessageId("node1/boot", 7), m)));
+
+        NodeOp.Deliver back = (NodeOp.Deliver) roundTrip(shortForm);
+        assertEquals(shortForm, back);
+        assertEquals(longForm, roundTrip(longForm), "another receiver and origin are written out");
+        String written = new String(shortForm.toBytes(), StandardCharsets.ISO_8859_1);
+        assertEquals(1, occurrences(written, receiver.toString()), "the receiver is written once: " + written);
+        assertEquals(1, occurrences(written, sender.toString()), "the sender, also the origin, is written once: " + written);
+    }
+
+    private static int occurrences(String text, String part) {
+        int n = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void anOriginNamedAsTheSenderOfAMessageWrittenBeforeIsWrittenOut() throws IOException {
+        ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).sender(A).receiver(A).receiver(B).build();
+        NodeOp.Deliver deliver = new NodeOp.Deliver(List.of(
+                new NodeOp.Delivery(A, new MessageId(A.toString(), 1), toBoth),
+                new NodeOp.Delivery(B, new MessageId(A.toString(), 1), toBoth)));
+        assertEquals(deliver, roundTrip(deliver));
+    }
+
+    @Test
+    void anOriginNamedAsTheSenderOfNoMessageReadInFullIsRefused() {
+        ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).sender(A).receiver(A).receiver(B).build();
+        Wire.Writer afterAReference = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(2)
+                .delivery(A, new MessageId("node1/boot", 1), toBoth);
+        afterAReference.aid(B).int64(1).integer(0).integer(-2); // the same message by reference, then "the sender's text"
+        ACLMessage anonymous = ACLMessage.builder(Performative.INFORM).receiver(A).build();
+        Wire.Writer withoutASender = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(1).aid(A).int64(1).integer(-1)
+                .message(anonymous).integer(-2);
+        for (byte[] bytes : List.of(afterAReference.toBytes(), withoutASender.toBytes())) {
+            IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
+            assertEquals("an origin named as the sender of a message that was not read in full", e.getMessage());
+        }
+    }
+
+    @Test
+    void aMessageOutsideADeliveryCannotLeaveItsReceiverOut() {
+        byte[] bytes = new Wire.Writer().octet(Performative.INFORM.ordinal()).aid(A).integer(-1).toBytes();
+        IOException e = assertThrows(IOException.class, () -> new Wire.Reader(bytes, 0, bytes.length).message());
+        assertEquals("a message with -1 receivers", e.getMessage());
+    }
+
+    @Test
     void anotherVersionIsRefusedByName() {
         byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
-        bytes[0] = 2;
+        bytes[0] = 1;
         IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-        assertEquals("node protocol version 2 (this node speaks version 1; the cluster's nodes must run one build)", e.getMessage());
+        assertEquals("node protocol version 1 (this node speaks version 2; the cluster's nodes must run one build)", e.getMessage());
     }
 
     @Test
@@ -99,7 +155,7 @@ class NodeOpTest {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 1 has codes 1 to 12)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 2 has codes 1 to 12)", e.getMessage());
         }
     }
 
@@ -146,7 +202,7 @@ class NodeOpTest {
 
         answer[0] = 9;
         IOException e = assertThrows(IOException.class, () -> NodeAnswer.reader(answer));
-        assertEquals("an answer in node protocol version 9 (this node speaks version 1)", e.getMessage());
+        assertEquals("an answer in node protocol version 9 (this node speaks version 2)", e.getMessage());
     }
 
     @Test

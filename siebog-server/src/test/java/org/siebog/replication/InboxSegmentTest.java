@@ -51,7 +51,7 @@ class InboxSegmentTest {
         assertEquals(SegmentCodec.FORMAT, segment[0], "a segment starts with its format's version");
         segment[0] = 7;
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> SegmentCodec.decode(segment));
-        assertEquals("inbox segment format 7 (this node reads format 1)", e.getCause().getMessage());
+        assertEquals("inbox segment format 7 (this node reads format 2)", e.getCause().getMessage());
     }
 
     @Test
