@@ -22,8 +22,14 @@ import org.siebog.api.RemoteNodeException;
  * <p>Why here and not at the receiving end: one node's link to another is first in, first out, and
  * so is the node that forwards a moved agent's messages. Only a change of link can let a later
  * message overtake an earlier one, and only the sending node knows what it still has on the old
- * link. Counting per receiver is cheap (a map entry while messages are unacknowledged); holding
+ * link. Counting per receiver is cheap (a map entry per receiver, kept while it is messaged); holding
  * happens only across a change of node.
+ *
+ * <p>A route stays in the map once its messages are settled, up to {@link #MAX_SETTLED_ROUTES} routes
+ * (beyond, a route goes as it settles): a receiver messaged again and again, as most are, is then
+ * one look-up a message, where adding its route for every message and removing it at every
+ * acknowledgement cost a node a map insertion, a removal and a new route for each message it sent
+ * to another node.
  *
  * <p>Whether a message goes now or waits is decided under its route's monitor. A message that goes
  * now is handed to its link after the monitor is released: the route counts it as unacknowledged,
@@ -45,7 +51,8 @@ final class ReceiverRoutes {
     /** A receiver's messages that this node has not seen settled, all sent to {@code node}, and those waiting (made when one waits). */
     private static final class Route {
         String node;
-        long unacked;
+        /** Written under the route's monitor; read without it by {@link ReceiverRoutes#busy(AID)}. */
+        volatile long unacked;
         ArrayDeque<Held> held;
         boolean removed;
 
@@ -72,6 +79,9 @@ final class ReceiverRoutes {
         }
     }
 
+    /** Settled routes kept for the next message; beyond this many routes, a settled one is removed. */
+    static final int MAX_SETTLED_ROUTES = 16_384;
+
     private final ConcurrentMap<AID, Route> routes = new ConcurrentHashMap<>();
     private final AtomicLong heldBytes = new AtomicLong();
     private final long maxHeldBytes;
@@ -82,7 +92,11 @@ final class ReceiverRoutes {
 
     /** Whether any message to {@code receiver} is unacknowledged or waiting: an admission here must then queue behind it. */
     boolean busy(AID receiver) {
-        return !routes.isEmpty() && routes.containsKey(receiver);
+        if (routes.isEmpty()) {
+            return false;
+        }
+        Route route = routes.get(receiver);
+        return route != null && route.unacked > 0; // a waiting message counts as unacknowledged
     }
 
     /**
@@ -211,7 +225,7 @@ final class ReceiverRoutes {
                         }
                     }));
                 }
-            } else if (route.unacked == 0) {
+            } else if (route.unacked == 0 && routes.size() > MAX_SETTLED_ROUTES) {
                 route.removed = true;
                 routes.remove(receiver, route);
             }
@@ -223,6 +237,11 @@ final class ReceiverRoutes {
 
     /** Receivers with messages unacknowledged or waiting (for tests, and anyone looking into a node). */
     int size() {
+        return (int) routes.values().stream().filter(route -> route.unacked > 0).count();
+    }
+
+    /** Routes kept, settled or not: at most {@link #MAX_SETTLED_ROUTES} plus those with messages unsettled. */
+    int kept() {
         return routes.size();
     }
 }

@@ -34,6 +34,22 @@ class ReceiverRoutesTest {
     }
 
     @Test
+    void settledRoutesAreKeptForTheNextMessageUpToTheirBound() {
+        int receivers = ReceiverRoutes.MAX_SETTLED_ROUTES + 100;
+        for (int i = 0; i < receivers; i++) {
+            routes.send(AID.parse("r" + i + "@siebog"), "node2", 10, link("m" + i));
+        }
+        assertEquals(receivers, routes.kept(), "each unacknowledged message's route is kept");
+        admissions.forEach(a -> a.complete(null));
+        assertEquals(0, routes.size(), "nothing unacknowledged");
+        assertEquals(ReceiverRoutes.MAX_SETTLED_ROUTES, routes.kept(), "settled routes beyond the bound went as they settled");
+
+        routes.send(AID.parse("r0@siebog"), "node1", 10, link("again")); // a kept route takes a message to any node
+        assertEquals("node1:again", handed.get(handed.size() - 1));
+        assertTrue(routes.busy(AID.parse("r0@siebog")));
+    }
+
+    @Test
     void messagesToOneNodeGoAtOnceAndTheRouteGoesWithTheirAdmissions() {
         routes.send(A, "node2", 10, link("1"));
         routes.send(A, "node2", 10, link("2"));
