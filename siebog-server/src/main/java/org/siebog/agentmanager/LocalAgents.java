@@ -36,6 +36,7 @@ import org.siebog.replication.AgentRecord;
 import org.siebog.replication.LogReader;
 import org.siebog.replication.ReplicationLog;
 import org.siebog.state.StateRefusedException;
+import org.siebog.platform.Beans;
 
 /**
  * Starts and stops agents on this node: claims the name in the directory, creates the bean through
@@ -147,7 +148,7 @@ public class LocalAgents implements LocalInstances {
         } catch (NamingException e) {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
-        AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, log, record, logged.pending(entry.aid(), record));
+        AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, Beans.direct(log), record, logged.pending(entry.aid(), record));
         journal.moved(); // before the mailbox exists: from then on this node may log messages to the agent
         Mailbox mailbox = host.host(entry.aid(), agent, false, journal, prepared -> {
             agent.restoreState(prepared.context(), record.state());
@@ -166,7 +167,7 @@ public class LocalAgents implements LocalInstances {
             classes.forget(); // its archive may have been redeployed without it
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
-        AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, log) : null;
+        AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, Beans.direct(log)) : null;
         Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journal == null ? Journal.NONE : journal, prepared -> { });
         try {
             agent.start(mailbox.context(), entry.args());

@@ -36,6 +36,7 @@ import org.siebog.directory.DirectoryEntry;
 import org.siebog.message.MessageId;
 import org.siebog.platform.Failures;
 import org.siebog.platform.NodeEvent;
+import org.siebog.platform.Beans;
 
 /** What this node asks of the others: deliver messages (batched, see {@link NodeLink}), start and stop agents. */
 @ApplicationScoped
@@ -260,7 +261,7 @@ public class RemoteNodes {
     }
 
     private NodeLink openLink(String node) {
-        NodeLink link = new NodeLink(node, cluster, o -> redirect(o, System.currentTimeMillis() + REDIRECT_PATIENCE_MS), meters);
+        NodeLink link = new NodeLink(node, Beans.direct(cluster), o -> redirect(o, System.currentTimeMillis() + REDIRECT_PATIENCE_MS), meters);
         Thread thread = threads.newThread(link);
         thread.setName("siebog-link-" + node);
         thread.start();

@@ -27,6 +27,7 @@ import org.siebog.cluster.Wire;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.delivery.Sniffer;
 import org.siebog.device.DeviceRelay;
+import org.siebog.platform.Beans;
 import org.siebog.platform.Failures;
 
 /**
@@ -42,6 +43,8 @@ public class NodeRequests implements RequestHandler {
 
     @Inject
     MessageRouter router;
+    /** The router itself, not its client proxy ({@link Beans#direct}): every message another node sends goes to it. */
+    private volatile MessageRouter directRouter;
 
     @Inject
     LocalAgents local;
@@ -131,7 +134,7 @@ public class NodeRequests implements RequestHandler {
         for (NodeOp.Delivery d : request.deliveries()) {
             CompletableFuture<Void> admitted;
             try {
-                admitted = router.admitHere(d.receiver(), d.id(), d.message());
+                admitted = router().admitHere(d.receiver(), d.id(), d.message());
             } catch (SiebogException refusal) {
                 admitted = CompletableFuture.failedFuture(refusal);
             }
@@ -174,5 +177,14 @@ public class NodeRequests implements RequestHandler {
             refusal = new RemoteNodeException("the node failed: " + e);
         }
         return NodeAnswer.of(refusal);
+    }
+
+    /** Taken at the first message, when every bean exists. */
+    private MessageRouter router() {
+        MessageRouter r = directRouter;
+        if (r == null) {
+            directRouter = r = Beans.direct(router);
+        }
+        return r;
     }
 }

@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.Timer;
 import org.siebog.api.AID;
 import org.siebog.api.Agent;
 import org.siebog.platform.PlatformConfig;
+import org.siebog.platform.Beans;
 
 /** The agents running on this node, each with its mailbox. */
 @ApplicationScoped
@@ -105,7 +106,7 @@ public class AgentHost {
      */
     public Mailbox host(AID aid, Agent agent, boolean balanced, Journal journal, Consumer<Mailbox> prepare) {
         PlatformConfig config = PlatformConfig.SYSTEM;
-        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, router, asks, moves), agent, executor.nextLane(),
+        Mailbox mailbox = new Mailbox(new HostedAgentContext(aid, Beans.direct(router), asks, moves), agent, executor.nextLane(),
                 config.mailboxCapacity(), config.mailboxThroughput(), handlerMeters);
         mailbox.journal(journal);
         journal.attach(mailbox, executor.timer());

@@ -45,6 +45,7 @@ import org.siebog.placement.PlacementSelectors;
 import org.siebog.platform.Failures;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.platform.Setting;
+import org.siebog.platform.Beans;
 
 /**
  * Routes messages to mailboxes, by reference: a message to an agent on this node goes straight
@@ -60,34 +61,34 @@ public class MessageRouter {
     private static final Logger LOG = Logger.getLogger(MessageRouter.class.getName());
 
     @Inject
-    AgentHost host;
+    volatile AgentHost host;
 
     @Inject
     AgentExecutor executor;
 
     @Inject
-    AgentDirectory directory;
+    volatile AgentDirectory directory;
 
     @Inject
     LocalInstances local;
 
     @Inject
-    ClusterNode cluster;
+    volatile ClusterNode cluster;
 
     @Inject
-    RemoteNodes remote;
+    volatile RemoteNodes remote;
 
     @Inject
     MeterRegistry meters;
 
     @Inject
-    Sniffer sniffer;
+    volatile Sniffer sniffer;
 
     @Inject
     TopicReceivers topics;
 
     @Inject
-    Departures departures;
+    volatile Departures departures;
 
     /** Each receiver's messages leave this node for one node at a time (see {@link ReceiverRoutes}). */
     private final ReceiverRoutes routes = new ReceiverRoutes(Setting.MAX_LINK_BYTES.longValue());
@@ -96,8 +97,27 @@ public class MessageRouter {
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
     private final DelayedPostBudget delayed = new DelayedPostBudget(PlatformConfig.SYSTEM.maxDelayedBytes());
     private volatile Origin nodeOrigin;
+    /**
+     * Whether the volatile beans above are the beans themselves rather than their client proxies
+     * ({@link Beans#direct}): swapped at the first message, when every bean exists. Volatile, so that a
+     * thread sees a proxy or a whole bean, whichever it reads.
+     */
+    private volatile boolean direct;
     private Counter admitted;
     private RefusalCounters refused;
+
+    /** Swaps the client proxies of the beans every message calls for the beans; once, at the first message. */
+    private void direct() {
+        if (!direct) {
+            host = Beans.direct(host);
+            directory = Beans.direct(directory);
+            cluster = Beans.direct(cluster);
+            remote = Beans.direct(remote);
+            sniffer = Beans.direct(sniffer);
+            departures = Beans.direct(departures);
+            direct = true;
+        }
+    }
 
     /** Made when the application starts, not at its first message: its meters are scraped from the start. */
     void eager(@Observes @Initialized(ApplicationScoped.class) Object started) {
@@ -137,6 +157,7 @@ public class MessageRouter {
      * rather than sending the agent a FAILURE message); what this node refuses is thrown.
      */
     CompletableFuture<Void> sendFrom(AID self, ACLMessage message) {
+        direct();
         Mailbox own = host.mailbox(self);
         Journal journal = own == null ? Journal.NONE : own.journal();
         CompletableFuture<Void> admitted = post(journal instanceof Origin agentOrigin ? agentOrigin : nodeOrigin(), message);
@@ -154,6 +175,7 @@ public class MessageRouter {
     }
 
     private void postLater(ACLMessage message, Duration delay) {
+        direct();
         check(message);
         long maxDelay = PlatformConfig.SYSTEM.maxDelayMillis();
         if (delay.isNegative() || delay.compareTo(Duration.ofMillis(maxDelay)) > 0) {
@@ -179,6 +201,7 @@ public class MessageRouter {
      * for an agent that has left is forwarded to where it is now.
      */
     public CompletableFuture<Void> admitHere(AID receiver, MessageId id, ACLMessage message) {
+        direct();
         try {
             Mailbox mailbox = host.mailbox(receiver);
             if (mailbox != null) {
@@ -195,10 +218,12 @@ public class MessageRouter {
      * sender's identity, in order with every other message this node sends it.
      */
     public CompletableFuture<Void> forward(String node, AID receiver, MessageId id, ACLMessage message) {
+        direct();
         return routes.send(receiver, node, message.estimatedBytes(), to -> sendTo(to, receiver, id, message));
     }
 
     private CompletableFuture<Void> post(Origin origin, ACLMessage message) {
+        direct();
         try {
             check(message);
             List<AID> receivers = message.receivers();
