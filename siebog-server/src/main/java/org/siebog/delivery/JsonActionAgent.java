@@ -48,10 +48,13 @@ public abstract class JsonActionAgent implements Agent {
 
     /**
      * Does what {@code request} asks (a REQUEST with JSON content); what it throws is the refusal.
+     * Completes with the answer's content, a JSON object's text: most agents write out a
+     * {@code JsonObject}; one that holds much of an answer as JSON text already (the DF's entries, as its
+     * cache keeps them) puts that text together instead of building objects to write again.
      *
      * @throws JsonActions.NotUnderstood the content is not an action of this agent
      */
-    protected abstract CompletableFuture<JsonObject> act(ACLMessage request);
+    protected abstract CompletableFuture<String> act(ACLMessage request);
 
     /** The message's sender, for the actions that act for it; a message without one is refused (400). */
     protected AID sender(ACLMessage request, String action) {
@@ -67,7 +70,7 @@ public abstract class JsonActionAgent implements Agent {
             LOG.fine(() -> aid + ": a message with no sender and no replyTo has no one to answer: " + request);
             return;
         }
-        CompletableFuture<JsonObject> result;
+        CompletableFuture<String> result;
         try {
             if (request.performative() != Performative.REQUEST) {
                 throw new JsonActions.NotUnderstood(aid.name() + " understands REQUESTs only, got " + request.performative());
@@ -91,8 +94,12 @@ public abstract class JsonActionAgent implements Agent {
     }
 
     private void answer(AgentContext context, ACLMessage request, Performative performative, JsonObject content) {
+        answer(context, request, performative, content.toString());
+    }
+
+    private void answer(AgentContext context, ACLMessage request, Performative performative, String content) {
         try {
-            context.send(request.reply(performative).sender(aid).language("json").ontology(ontology).content(content.toString()).build());
+            context.send(request.reply(performative).sender(aid).language("json").ontology(ontology).content(content).build());
         } catch (SiebogException e) {
             LOG.log(Level.INFO, "{0} could not answer {1}: {2}", new Object[] {aid, request.sender(), e.getMessage()});
         }

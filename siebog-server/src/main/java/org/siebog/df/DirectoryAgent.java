@@ -71,15 +71,19 @@ public class DirectoryAgent implements PlatformAgent {
         }
 
         @Override
-        protected CompletableFuture<JsonObject> act(ACLMessage request) {
+        protected CompletableFuture<String> act(ACLMessage request) {
             JsonObject action = JsonActions.parse(request.content(), EXAMPLE);
+            return "search".equals(action.getString("action", "")) ? CompletableFuture.completedFuture(search(action))
+                    : actOn(request, action).thenApply(JsonObject::toString);
+        }
+
+        private CompletableFuture<JsonObject> actOn(ACLMessage request, JsonObject action) {
             String name = action.getString("action", "");
             return switch (name) {
                 case "register", "modify" -> services.register(sender(request, name), ServiceJson.readService(JsonActions.object(action, "service")),
                         JsonActions.millis(action, "leaseMs"), name.equals("modify"))
                         .thenApply(entry -> JSON.createObjectBuilder().add("entry", ServiceJson.entry(entry)).build());
                 case "deregister" -> services.deregister(sender(request, name), JsonActions.text(action, "name")).thenApply(none -> JsonValue.EMPTY_JSON_OBJECT);
-                case "search" -> CompletableFuture.completedFuture(search(action));
                 case "subscribe" -> subscriptions.subscribe(sender(request, name), template(action), JsonActions.millis(action, "leaseMs"))
                         .thenApply(id -> JSON.createObjectBuilder().add("subscription", id).build());
                 case "unsubscribe" -> CompletableFuture.completedFuture(unsubscribe(sender(request, name), JsonActions.text(action, "subscription")));
@@ -88,13 +92,17 @@ public class DirectoryAgent implements PlatformAgent {
             };
         }
 
-        private JsonObject search(JsonObject action) {
+        /**
+         * The answer as text: each entry's JSON as this node's copy of the directory holds it, joined,
+         * rather than an object built per entry (up to 100 an answer) only to be written out again.
+         */
+        private String search(JsonObject action) {
             JsonValue after = action.get("after");
             ServiceDirectory.Page found = services.search(template(action),
                     after == null || after == JsonValue.NULL ? null
                             : ServiceDirectory.keyOf(ServiceJson.readCursor(JsonActions.asObject("after", after))),
                     action.containsKey("limit") ? JsonActions.whole(action, "limit") : DEFAULT_LIMIT);
-            return JSON.createObjectBuilder().add("entries", ServiceJson.entries(found.entries())).add("more", found.more()).build();
+            return "{\"entries\":[" + String.join(",", found.json()) + "],\"more\":" + found.more() + "}";
         }
     }
 

@@ -115,8 +115,11 @@ public class ServiceDirectory {
         return cache.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(key).thenApply(ignored -> null);
     }
 
-    /** A page of a search: its entries, and whether more follow. */
-    public record Page(List<ServiceEntry> entries, boolean more) {
+    /**
+     * A page of a search: its entries, each one's JSON text as the directory holds it (the same
+     * order), and whether more follow.
+     */
+    public record Page(List<ServiceEntry> entries, List<String> json, boolean more) {
     }
 
     /**
@@ -126,8 +129,10 @@ public class ServiceDirectory {
     public Page search(ServiceTemplate template, String afterKey, int maxResults) {
         ServiceLimits.check(template);
         ServiceLimits.checkMaxResults(maxResults);
-        List<ServiceEntry> found = index.search(template, afterKey, maxResults + 1, clock.instant());
-        return found.size() > maxResults ? new Page(List.copyOf(found.subList(0, maxResults)), true) : new Page(found, false);
+        List<ServiceIndex.Indexed> found = index.search(template, afterKey, maxResults + 1, clock.instant());
+        boolean more = found.size() > maxResults;
+        List<ServiceIndex.Indexed> page = more ? found.subList(0, maxResults) : found;
+        return new Page(page.stream().map(ServiceIndex.Indexed::entry).toList(), page.stream().map(ServiceIndex.Indexed::json).toList(), more);
     }
 
     /** Where an entry is in the order of searches: a page's last key is the cursor to the next. */
@@ -161,7 +166,7 @@ public class ServiceDirectory {
      * when members change (entries that arrive by state transfer are not reported one by one).
      */
     private void rebuild() {
-        cache.entrySet().forEach(entry -> index.put(parse(entry.getValue())));
+        cache.entrySet().forEach(entry -> index.put(parse(entry.getValue()), entry.getValue()));
         for (String key : index.keys()) {
             if (!cache.containsKey(key)) {
                 index.remove(key);
@@ -184,7 +189,7 @@ public class ServiceDirectory {
                 return;
             }
             ServiceEntry entry = parse(event.getValue());
-            index.put(entry);
+            index.put(entry, event.getValue());
             if (event.isOriginLocal()) { // the node that made the change tells the subscribers
                 subscriptions.changed(event.getType() == Event.Type.CACHE_ENTRY_CREATED ? "registered" : "modified", entry);
             }

@@ -21,12 +21,16 @@ import org.siebog.api.ServiceTemplate;
  */
 final class ServiceIndex {
 
-    private static final NavigableMap<String, ServiceEntry> NONE = Collections.emptyNavigableMap();
+    /** An entry, and its JSON text as the cache holds it ({@link ServiceJson#entry}): what a search's answer is made of. */
+    record Indexed(ServiceEntry entry, String json) {
+    }
+
+    private static final NavigableMap<String, Indexed> NONE = Collections.emptyNavigableMap();
     /** Between an agent and a service name in a key: no AID holds it, so an agent's keys are one range. */
     private static final char SEPARATOR = '\n';
 
-    private final ConcurrentSkipListMap<String, ServiceEntry> byKey = new ConcurrentSkipListMap<>();
-    private final ConcurrentMap<String, ConcurrentSkipListMap<String, ServiceEntry>> byType = new ConcurrentHashMap<>();
+    private final ConcurrentSkipListMap<String, Indexed> byKey = new ConcurrentSkipListMap<>();
+    private final ConcurrentMap<String, ConcurrentSkipListMap<String, Indexed>> byType = new ConcurrentHashMap<>();
 
     static String key(AID agent, String serviceName) {
         return agent.toString() + SEPARATOR + serviceName;
@@ -36,26 +40,29 @@ final class ServiceIndex {
         return key(entry.agent(), entry.service().name());
     }
 
-    void put(ServiceEntry entry) {
+    /** @param json the entry as the cache holds it */
+    void put(ServiceEntry entry, String json) {
         String key = key(entry);
-        ServiceEntry old = byKey.put(key, entry);
-        if (old != null && !old.service().type().equals(entry.service().type())) {
-            removeFromType(old.service().type(), key);
+        Indexed indexed = new Indexed(entry, json);
+        Indexed old = byKey.put(key, indexed);
+        if (old != null && !old.entry().service().type().equals(entry.service().type())) {
+            removeFromType(old.entry().service().type(), key);
         }
         byType.compute(entry.service().type(), (type, entries) -> {
-            ConcurrentSkipListMap<String, ServiceEntry> ofType = entries != null ? entries : new ConcurrentSkipListMap<>();
-            ofType.put(key, entry);
+            ConcurrentSkipListMap<String, Indexed> ofType = entries != null ? entries : new ConcurrentSkipListMap<>();
+            ofType.put(key, indexed);
             return ofType;
         });
     }
 
     /** Removes the entry of {@code key}; returns it, or null when there was none. */
     ServiceEntry remove(String key) {
-        ServiceEntry old = byKey.remove(key);
-        if (old != null) {
-            removeFromType(old.service().type(), key);
+        Indexed old = byKey.remove(key);
+        if (old == null) {
+            return null;
         }
-        return old;
+        removeFromType(old.entry().service().type(), key);
+        return old.entry();
     }
 
     /** Empties a type's map when its last entry goes: types are named by agents, so none may linger. */
@@ -68,8 +75,8 @@ final class ServiceIndex {
 
     /** The entry of {@code key} whose lease has not run out, or null. */
     ServiceEntry live(String key, Instant now) {
-        ServiceEntry entry = byKey.get(key);
-        return entry != null && live(entry, now) ? entry : null;
+        Indexed indexed = byKey.get(key);
+        return indexed != null && live(indexed.entry(), now) ? indexed.entry() : null;
     }
 
     /** The keys of {@code agent}'s entries, expired ones included. */
@@ -80,19 +87,19 @@ final class ServiceIndex {
 
     long liveCountOf(AID agent, Instant now) {
         String prefix = agent.toString() + SEPARATOR;
-        return byKey.subMap(prefix, prefix + Character.MAX_VALUE).values().stream().filter(e -> live(e, now)).count();
+        return byKey.subMap(prefix, prefix + Character.MAX_VALUE).values().stream().filter(e -> live(e.entry(), now)).count();
     }
 
     /** At most {@code limit} live entries that match, in key order, after the key {@code after} (null: from the first). */
-    List<ServiceEntry> search(ServiceTemplate template, String after, int limit, Instant now) {
-        NavigableMap<String, ServiceEntry> source = template.type() == null ? byKey : ofType(template.type());
+    List<Indexed> search(ServiceTemplate template, String after, int limit, Instant now) {
+        NavigableMap<String, Indexed> source = template.type() == null ? byKey : ofType(template.type());
         if (after != null) {
             source = source.tailMap(after, false);
         }
-        List<ServiceEntry> found = new ArrayList<>(Math.min(limit, 64));
-        for (ServiceEntry entry : source.values()) {
-            if (live(entry, now) && template.matches(entry.service())) {
-                found.add(entry);
+        List<Indexed> found = new ArrayList<>(Math.min(limit, 64));
+        for (Indexed indexed : source.values()) {
+            if (live(indexed.entry(), now) && template.matches(indexed.entry().service())) {
+                found.add(indexed);
                 if (found.size() == limit) {
                     break;
                 }
@@ -101,8 +108,8 @@ final class ServiceIndex {
         return found;
     }
 
-    private NavigableMap<String, ServiceEntry> ofType(String type) {
-        NavigableMap<String, ServiceEntry> entries = byType.get(type);
+    private NavigableMap<String, Indexed> ofType(String type) {
+        NavigableMap<String, Indexed> entries = byType.get(type);
         return entries != null ? entries : NONE;
     }
 

@@ -2,7 +2,6 @@ package org.siebog.df;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -10,7 +9,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import jakarta.json.JsonArray;
-import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -52,12 +50,6 @@ public final class ServiceJson {
             json.add("expires", entry.expires().toString());
         }
         return json.build();
-    }
-
-    public static JsonArray entries(List<ServiceEntry> entries) {
-        JsonArrayBuilder array = JSON.createArrayBuilder();
-        entries.forEach(entry -> array.add(entry(entry)));
-        return array.build();
     }
 
     public static JsonObject service(ServiceDescription service) {

@@ -61,7 +61,11 @@ public class TupleAgent implements PlatformAgent {
         }
 
         @Override
-        protected CompletableFuture<JsonObject> act(ACLMessage request) {
+        protected CompletableFuture<String> act(ACLMessage request) {
+            return actOn(request).thenApply(JsonObject::toString);
+        }
+
+        private CompletableFuture<JsonObject> actOn(ACLMessage request) {
             JsonObject action = JsonActions.parse(request.content(), EXAMPLE);
             String name = action.getString("action", "");
             return switch (name) {

@@ -3,8 +3,11 @@ package org.siebog.df;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.io.StringReader;
 import java.time.Instant;
 import java.util.List;
+
+import jakarta.json.Json;
 
 import org.junit.jupiter.api.Test;
 import org.siebog.api.AID;
@@ -19,24 +22,24 @@ class ServiceIndexTest {
 
     @Test
     void searchesAnswerInAgentThenNameOrderAndPageByKey() {
-        index.put(entry("b", "sell", "books", null));
-        index.put(entry("a", "sell", "books", null));
-        index.put(entry("a", "buy", "wanted", null));
-        index.put(entry("c", "sell", "art", null));
+        put(entry("b", "sell", "books", null));
+        put(entry("a", "sell", "books", null));
+        put(entry("a", "buy", "wanted", null));
+        put(entry("c", "sell", "art", null));
 
         assertEquals(List.of("a/books", "b/books", "c/art"), names(index.search(ServiceTemplate.ofType("sell"), null, 10, NOW)));
         assertEquals(List.of("a/books", "a/wanted", "b/books", "c/art"), names(index.search(ServiceTemplate.any(), null, 10, NOW)));
-        List<ServiceEntry> first = index.search(ServiceTemplate.ofType("sell"), null, 2, NOW);
+        List<ServiceIndex.Indexed> first = index.search(ServiceTemplate.ofType("sell"), null, 2, NOW);
         assertEquals(List.of("a/books", "b/books"), names(first));
-        assertEquals(List.of("c/art"), names(index.search(ServiceTemplate.ofType("sell"), ServiceIndex.key(first.get(1)), 2, NOW)));
-        assertEquals(List.of("b/books"), names(index.search(ServiceTemplate.ofType("sell").withName("books"), ServiceIndex.key(first.get(0)), 5, NOW)));
-        assertEquals(List.of(), index.search(ServiceTemplate.ofType("lend"), null, 10, NOW));
+        assertEquals(List.of("c/art"), names(index.search(ServiceTemplate.ofType("sell"), ServiceIndex.key(first.get(1).entry()), 2, NOW)));
+        assertEquals(List.of("b/books"), names(index.search(ServiceTemplate.ofType("sell").withName("books"), ServiceIndex.key(first.get(0).entry()), 5, NOW)));
+        assertEquals(List.of(), names(index.search(ServiceTemplate.ofType("lend"), null, 10, NOW)));
     }
 
     @Test
     void anExpiredEntryIsGoneFromSearchesAndCountsBeforeTheCacheRemovesIt() {
-        index.put(entry("a", "sell", "soon", NOW.plusSeconds(1)));
-        index.put(entry("a", "sell", "later", NOW.plusSeconds(60)));
+        put(entry("a", "sell", "soon", NOW.plusSeconds(1)));
+        put(entry("a", "sell", "later", NOW.plusSeconds(60)));
         Instant then = NOW.plusSeconds(2);
         assertEquals(List.of("a/later"), names(index.search(ServiceTemplate.any(), null, 10, then)));
         assertNull(index.live(ServiceIndex.key(AID.parse("a@siebog"), "soon"), then));
@@ -46,19 +49,19 @@ class ServiceIndexTest {
 
     @Test
     void aServiceThatChangesTypeMovesAndATypeWithoutEntriesIsForgotten() {
-        index.put(entry("a", "sell", "books", null));
-        index.put(entry("a", "lend", "books", null));
-        assertEquals(List.of(), index.search(ServiceTemplate.ofType("sell"), null, 10, NOW));
+        put(entry("a", "sell", "books", null));
+        put(entry("a", "lend", "books", null));
+        assertEquals(List.of(), names(index.search(ServiceTemplate.ofType("sell"), null, 10, NOW)));
         assertEquals(List.of("a/books"), names(index.search(ServiceTemplate.ofType("lend"), null, 10, NOW)));
         index.remove(ServiceIndex.key(AID.parse("a@siebog"), "books"));
         assertEquals(0, index.size());
-        assertEquals(List.of(), index.search(ServiceTemplate.ofType("lend"), null, 10, NOW));
+        assertEquals(List.of(), names(index.search(ServiceTemplate.ofType("lend"), null, 10, NOW)));
     }
 
     @Test
     void anAgentsKeysAreItsOwnOnlyEvenWhenAnotherNameStartsWithIt() {
-        index.put(entry("a", "sell", "x", null));
-        index.put(entry("ab", "sell", "y", null));
+        put(entry("a", "sell", "x", null));
+        put(entry("ab", "sell", "y", null));
         assertEquals(List.of(ServiceIndex.key(AID.parse("a@siebog"), "x")), index.keysOf(AID.parse("a@siebog")));
     }
 
@@ -66,7 +69,23 @@ class ServiceIndexTest {
         return new ServiceEntry(AID.parse(agent + "@siebog"), ServiceDescription.of(type, name), expires);
     }
 
-    private static List<String> names(List<ServiceEntry> entries) {
-        return entries.stream().map(e -> e.agent().name() + "/" + e.service().name()).toList();
+    /** As the directory's listener does: with the entry's JSON as the cache holds it. */
+    private void put(ServiceEntry entry) {
+        index.put(entry, ServiceJson.entry(entry).toString());
+    }
+
+    private static List<String> names(List<ServiceIndex.Indexed> found) {
+        return found.stream().map(ServiceIndex.Indexed::entry).map(e -> e.agent().name() + "/" + e.service().name()).toList();
+    }
+
+    @Test
+    void aSearchFindsEachEntryWithItsJsonAsTheCacheHoldsIt() {
+        ServiceEntry entry = new ServiceEntry(AID.parse("a@siebog"), ServiceDescription.of("sell", "books").withProtocols("fipa-request")
+                .withProperty("currency", "EUR"), NOW.plusSeconds(60));
+        put(entry);
+        ServiceIndex.Indexed found = index.search(ServiceTemplate.ofType("sell"), null, 10, NOW).get(0);
+        assertEquals(entry, found.entry());
+        assertEquals(entry, ServiceJson.readEntry(Json.createReader(new StringReader(found.json())).readObject()),
+                "the text is the entry's");
     }
 }
