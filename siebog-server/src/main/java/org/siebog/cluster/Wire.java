@@ -193,7 +193,7 @@ public final class Wire {
          * inbox segment hold, entry after entry. Written short, as most entries allow: the
          * message's receiver is not written again when it is the delivery's, nor the origin when it
          * is the sender's AID (a stateful agent's messages): two of the four AIDs an entry named,
-         * which were most of its bytes and of the time to write and read it.
+         * about 110 of the 300 bytes a Sender/Receiver benchmark request took in a delivery.
          */
         public Writer delivery(AID receiver, MessageId id, ACLMessage m) {
             aid(receiver).int64(id.counter());
