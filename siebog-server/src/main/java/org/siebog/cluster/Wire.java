@@ -13,7 +13,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -373,7 +372,7 @@ public final class Wire {
             }
             ACLMessage m = new ACLMessage(performative, sender, receivers, aid(), string(), string(), string(), string(),
                     string(), string(), string(), string(), bool() ? Instant.ofEpochSecond(int64(), integer()) : null,
-                    sortedMap());
+                    new TreeMap<>(map()));
             senderText = sender == null ? null : text;
             return m;
         }
@@ -416,22 +415,6 @@ public final class Wire {
                 origin = string(n);
             }
             return new NodeOp.Delivery(receiver, new MessageId(origin, counter), m);
-        }
-
-        /** User properties: null (none) or sorted, as the message keeps them. */
-        private SortedMap<String, String> sortedMap() throws IOException {
-            int n = integer();
-            if (n == 0) {
-                return null;
-            }
-            if (n < 0) {
-                throw new IOException("a map of " + n + " entries");
-            }
-            SortedMap<String, String> map = new TreeMap<>();
-            for (int i = 0; i < n; i++) {
-                map.put(string(), string());
-            }
-            return map;
         }
 
         /** An AID another node wrote; see {@link #PARSED_AIDS}. */
