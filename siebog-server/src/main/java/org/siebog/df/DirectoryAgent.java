@@ -73,12 +73,13 @@ public class DirectoryAgent implements PlatformAgent {
         @Override
         protected CompletableFuture<String> act(ACLMessage request) {
             JsonObject action = JsonActions.parse(request.content(), EXAMPLE);
-            return "search".equals(action.getString("action", "")) ? CompletableFuture.completedFuture(search(action))
-                    : actOn(request, action).thenApply(JsonObject::toString);
+            String name = action.getString("action", "");
+            return name.equals("search") ? CompletableFuture.completedFuture(search(action))
+                    : actOn(request, name, action).thenApply(JsonObject::toString);
         }
 
-        private CompletableFuture<JsonObject> actOn(ACLMessage request, JsonObject action) {
-            String name = action.getString("action", "");
+        /** Every action but search, whose answer is put together as text ({@link #search}). */
+        private CompletableFuture<JsonObject> actOn(ACLMessage request, String name, JsonObject action) {
             return switch (name) {
                 case "register", "modify" -> services.register(sender(request, name), ServiceJson.readService(JsonActions.object(action, "service")),
                         JsonActions.millis(action, "leaseMs"), name.equals("modify"))
