@@ -52,10 +52,12 @@ public final class Mailbox implements Runnable {
     private final Queue<Envelope> queue = new ConcurrentLinkedQueue<>();
     /**
      * The agent's own tasks: for each open question its timeout, its refusal or its forwarded answer,
-     * whichever come (at most three), so bounded as the questions are.
+     * whichever come (at most three), so bounded as the questions are. Made with the agent's first
+     * question, as {@link #asks} is: most agents never ask, and their messages then touch neither
+     * (two objects fewer per agent, and two fewer cache misses per message on a loaded node).
      */
-    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    private final PendingAsks asks = new PendingAsks(PlatformConfig.SYSTEM.maxPendingAsks());
+    private volatile Queue<Runnable> tasks;
+    private volatile PendingAsks asks;
     private volatile Journal journal = Journal.NONE;
     /** The inbox position of the last message handled (only the running lane writes it). */
     private volatile long handledSeq;
@@ -103,7 +105,26 @@ public final class Mailbox implements Runnable {
 
     /** The agent's questions awaiting answers on this node. */
     PendingAsks asks() {
+        PendingAsks pending = asks;
+        return pending != null ? pending : questionsOpened();
+    }
+
+    private synchronized PendingAsks questionsOpened() {
+        if (asks == null) {
+            tasks = new ConcurrentLinkedQueue<>();
+            asks = new PendingAsks(PlatformConfig.SYSTEM.maxPendingAsks());
+        }
         return asks;
+    }
+
+    private Queue<Runnable> tasksOpened() {
+        questionsOpened();
+        return tasks;
+    }
+
+    private boolean hasTasks() {
+        Queue<Runnable> own = tasks;
+        return own != null && !own.isEmpty();
     }
 
     public int capacity() {
@@ -159,7 +180,8 @@ public final class Mailbox implements Runnable {
         if (stopped) {
             return;
         }
-        tasks.offer(task);
+        Queue<Runnable> own = tasks;
+        (own != null ? own : tasksOpened()).offer(task);
         schedule();
     }
 
@@ -172,7 +194,7 @@ public final class Mailbox implements Runnable {
     /** Lets messages through once the agent has started. */
     public void activate() {
         scheduled.set(false);
-        if (!queue.isEmpty() || !tasks.isEmpty() || closed) {
+        if (!queue.isEmpty() || hasTasks() || closed) {
             schedule();
         }
     }
@@ -217,7 +239,8 @@ public final class Mailbox implements Runnable {
             journal.handledUpTo(handledSeq, true); // on this lane, between messages: the state matches handledSeq
         }
         try {
-            for (Runnable task; (task = tasks.poll()) != null; ) {
+            Queue<Runnable> own = tasks;
+            for (Runnable task; own != null && (task = own.poll()) != null; ) {
                 runTask(task);
             }
             Envelope next;
@@ -238,7 +261,7 @@ public final class Mailbox implements Runnable {
                 stopAgent(); // and stay "scheduled": a stopped mailbox never runs again
             } else {
                 scheduled.set(false);
-                if (!queue.isEmpty() || !tasks.isEmpty() || (closed && admitted.get() == 0)) {
+                if (!queue.isEmpty() || hasTasks() || (closed && admitted.get() == 0)) {
                     schedule();
                 }
             }
@@ -259,8 +282,7 @@ public final class Mailbox implements Runnable {
             return;
         }
         stopped = true; // and stay "scheduled": a mailbox that was left never runs again
-        tasks.clear();
-        asks.dropAll();
+        dropQuestions();
         try {
             onLeft.accept(handledSeq);
         } catch (RuntimeException e) {
@@ -277,7 +299,8 @@ public final class Mailbox implements Runnable {
         }
         long began = timed ? System.nanoTime() : 0;
         try {
-            if (!asks.answer(message)) {
+            PendingAsks pending = asks;
+            if (pending == null || !pending.answer(message)) {
                 agent.handle(context, message);
             }
         } catch (RuntimeException e) {
@@ -287,6 +310,18 @@ public final class Mailbox implements Runnable {
             if (timed) {
                 meters.handled().record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
             }
+        }
+    }
+
+    /** The agent stopped or left: its own tasks are dropped and its questions never complete. */
+    private void dropQuestions() {
+        Queue<Runnable> own = tasks;
+        if (own != null) {
+            own.clear();
+        }
+        PendingAsks pending = asks;
+        if (pending != null) {
+            pending.dropAll();
         }
     }
 
@@ -306,8 +341,7 @@ public final class Mailbox implements Runnable {
 
     private void stopAgent() {
         stopped = true;
-        tasks.clear();
-        asks.dropAll();
+        dropQuestions();
         try {
             agent.stop(context);
         } catch (RuntimeException e) {

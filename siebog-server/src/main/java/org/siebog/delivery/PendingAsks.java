@@ -104,8 +104,8 @@ final class PendingAsks {
      */
     boolean answer(ACLMessage message) {
         String inReplyTo = message.inReplyTo();
-        if (inReplyTo == null) {
-            return false;
+        if (inReplyTo == null || (byReplyWith.isEmpty() && timedOut.isEmpty())) {
+            return false; // most agents ask nothing: no lookup (an answer's inReplyTo is a new string, hashed anew)
         }
         Question question = byReplyWith.get(inReplyTo);
         if (question == null) {
@@ -199,6 +199,10 @@ final class PendingAsks {
 
         synchronized void keep(String replyWith, Predicate<ACLMessage> taker) {
             byReplyWith.put(replyWith, new Late(taker, System.nanoTime() + lateForNanos));
+        }
+
+        synchronized boolean isEmpty() {
+            return byReplyWith.isEmpty();
         }
 
         synchronized boolean offer(String inReplyTo, ACLMessage message) {
