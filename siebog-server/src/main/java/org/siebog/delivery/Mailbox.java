@@ -1,11 +1,11 @@
 package org.siebog.delivery;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -38,6 +38,20 @@ import org.siebog.platform.PlatformConfig;
 public final class Mailbox implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(Mailbox.class.getName());
+    private static final VarHandle ADMITTED;
+    private static final VarHandle SCHEDULED;
+    private static final VarHandle SAVE_REQUESTED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ADMITTED = lookup.findVarHandle(Mailbox.class, "admitted", int.class);
+            SCHEDULED = lookup.findVarHandle(Mailbox.class, "scheduled", boolean.class);
+            SAVE_REQUESTED = lookup.findVarHandle(Mailbox.class, "saveRequested", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final AgentContext context;
     private final Agent agent;
@@ -61,11 +75,17 @@ public final class Mailbox implements Runnable {
     private volatile Journal journal = Journal.NONE;
     /** The inbox position of the last message handled (only the running lane writes it). */
     private volatile long handledSeq;
-    private final AtomicBoolean saveRequested = new AtomicBoolean();
+    /*
+     * The three flags and counters every message reads or writes are fields of the mailbox itself,
+     * changed atomically through VarHandles: as AtomicBoolean and AtomicInteger objects they were
+     * three more objects per agent, each a likely cache miss on a node whose agents outnumber its
+     * caches (one node, 1000 Sender/Receiver pairs).
+     */
+    private volatile boolean saveRequested;
     /** Messages reserved or waiting; at most {@code capacity}. */
-    private final AtomicInteger admitted = new AtomicInteger();
+    private volatile int admitted;
     /** True while a run is pending or in progress, and before {@link #activate()}: holds messages back until the agent has started. */
-    private final AtomicBoolean scheduled = new AtomicBoolean(true);
+    private volatile boolean scheduled = true;
     private volatile boolean closed;
     private volatile boolean stopped;
     private Runnable afterStop;
@@ -133,17 +153,17 @@ public final class Mailbox implements Runnable {
 
     /** Messages waiting (including reserved slots). */
     public int size() {
-        return admitted.get();
+        return admitted;
     }
 
     /** Claims room for one message; false when the mailbox is full or closed. */
     public boolean reserve() {
         for (;;) {
-            int n = admitted.get();
+            int n = admitted;
             if (n >= capacity || closed) {
                 return false;
             }
-            if (admitted.compareAndSet(n, n + 1)) {
+            if (ADMITTED.compareAndSet(this, n, n + 1)) {
                 return true;
             }
         }
@@ -151,7 +171,7 @@ public final class Mailbox implements Runnable {
 
     /** Gives back a slot claimed by {@link #reserve()} that will not be used. */
     public void cancelReservation() {
-        if ((admitted.decrementAndGet() == 0 || onLeft != null) && closed) {
+        if (((int) ADMITTED.getAndAdd(this, -1) == 1 || onLeft != null) && closed) {
             schedule(); // a closing or leaving mailbox may have been waiting for this slot to settle
         }
     }
@@ -171,7 +191,7 @@ public final class Mailbox implements Runnable {
      * accepted, so it must be handled; new messages are refused until the mailbox is under capacity again.
      */
     public void replay(Envelope envelope) {
-        admitted.incrementAndGet();
+        ADMITTED.getAndAdd(this, 1);
         enqueue(envelope);
     }
 
@@ -187,13 +207,13 @@ public final class Mailbox implements Runnable {
 
     /** Asks for the agent's state to be saved on its lane, between two messages (see {@link Journal}). */
     public void requestSave() {
-        saveRequested.set(true);
+        saveRequested = true;
         schedule();
     }
 
     /** Lets messages through once the agent has started. */
     public void activate() {
-        scheduled.set(false);
+        scheduled = false;
         if (!queue.isEmpty() || hasTasks() || closed) {
             schedule();
         }
@@ -235,7 +255,7 @@ public final class Mailbox implements Runnable {
             return;
         }
         long lastSeq = 0;
-        if (saveRequested.getAndSet(false) && handledSeq > 0) {
+        if (saveRequested && (boolean) SAVE_REQUESTED.getAndSet(this, false) && handledSeq > 0) {
             journal.handledUpTo(handledSeq, true); // on this lane, between messages: the state matches handledSeq
         }
         try {
@@ -245,7 +265,7 @@ public final class Mailbox implements Runnable {
             }
             Envelope next;
             for (int handled = 0; handled < throughput && onLeft == null && (next = queue.poll()) != null; handled++) {
-                admitted.decrementAndGet();
+                ADMITTED.getAndAdd(this, -1);
                 deliver(next);
                 lastSeq = Math.max(lastSeq, next.seq());
             }
@@ -257,11 +277,11 @@ public final class Mailbox implements Runnable {
             // Even if an Error escaped the agent, the mailbox must not stay "scheduled" forever.
             // A closing mailbox stops only when no slot is reserved either: a poster that reserved
             // before the close gets its message handled, not stranded.
-            if (closed && admitted.get() == 0 && onLeft == null) {
+            if (closed && admitted == 0 && onLeft == null) {
                 stopAgent(); // and stay "scheduled": a stopped mailbox never runs again
             } else {
-                scheduled.set(false);
-                if (!queue.isEmpty() || hasTasks() || (closed && admitted.get() == 0)) {
+                scheduled = false;
+                if (!queue.isEmpty() || hasTasks() || (closed && admitted == 0)) {
                     schedule();
                 }
             }
@@ -274,9 +294,9 @@ public final class Mailbox implements Runnable {
      * before the next host reads it.
      */
     private void leaveOnceSettled() {
-        if (admitted.get() != queue.size()) {
-            scheduled.set(false);
-            if (admitted.get() == queue.size()) {
+        if (admitted != queue.size()) {
+            scheduled = false;
+            if (admitted == queue.size()) {
                 schedule(); // settled between the check and the reset
             }
             return;
@@ -334,7 +354,7 @@ public final class Mailbox implements Runnable {
     }
 
     private void schedule() {
-        if (scheduled.compareAndSet(false, true)) {
+        if (!scheduled && SCHEDULED.compareAndSet(this, false, true)) {
             executor.execute(this);
         }
     }
