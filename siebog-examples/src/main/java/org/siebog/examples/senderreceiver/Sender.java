@@ -30,11 +30,17 @@ public class Sender extends AbstractAgent implements StatefulAgent {
     /**
      * Not part of the saved state: with 64 KB payloads they made every save of a Sender 130 KB, and
      * a busy node's saves (and so the release of its inbox log) lagged. After a failover they are
-     * made again: any text of that length will do, and the request from its number.
+     * made again: any text of that length will do, and the request from its generation.
      */
     private transient String payload;
     private transient ACLMessage request;
-    private long requestNumber;
+    /**
+     * The request's {@code replyWith}: a new one each time a request is asked again, so that a late
+     * answer to the copy asked before is told apart. One request with the current generation is
+     * unanswered at a time (the next goes out when it is answered, and each message is delivered
+     * once), so the requests in between share it, and the instance: a round trip builds no message.
+     */
+    private long generation;
     private long requestSentNanos;
     private RoundTripMeter meter;
     private long refusals;
@@ -105,10 +111,7 @@ public class Sender extends AbstractAgent implements StatefulAgent {
         }
     }
 
-    /** Every request shares the one payload string; each has its own replyWith, so that a late or repeated answer to an earlier one is told apart. */
     private void request() {
-        ++requestNumber;
-        request = null; // made anew for this number
         requestSentNanos = System.nanoTime();
         meter.sent(requestSentNanos);
         send(currentRequest());
@@ -125,20 +128,22 @@ public class Sender extends AbstractAgent implements StatefulAgent {
             return;
         }
         if (System.nanoTime() - requestSentNanos > ANSWER_WITHIN_NANOS) {
+            ++generation;
+            request = null; // made anew with this generation
             requestSentNanos = System.nanoTime();
             send(currentRequest());
         }
         sendLater(check(), CHECK_EVERY);
     }
 
-    /** The request numbered {@code requestNumber}, as sent (or, after a failover, made again). */
+    /** The request of this {@code generation}, as sent (or, after a failover, made again); it names this agent as its sender. */
     private ACLMessage currentRequest() {
         if (request == null) {
             if (payload == null) {
                 payload = randomText(payloadChars);
             }
-            ACLMessage.Builder next = ACLMessage.builder(Performative.REQUEST).receiver(receiver).content(payload)
-                    .replyWith(Long.toString(requestNumber));
+            ACLMessage.Builder next = ACLMessage.builder(Performative.REQUEST).sender(aid()).receiver(receiver).content(payload)
+                    .replyWith(Long.toString(generation));
             if (primeLimit > 0) {
                 next.userProperty(Receiver.PRIME_LIMIT, Integer.toString(primeLimit));
             }
