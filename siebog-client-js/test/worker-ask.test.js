@@ -50,13 +50,14 @@ test('no answer in time rejects with 504, a refused question with the refusal, a
 });
 
 test('an agent awaits at most 1,000 answers: the 1,001st question is refused with 503 and not sent', async () => {
-  deliver(100, 'flood f@siebog 300 1001');
+  // A timeout far longer than sending 1,001 questions takes on a loaded machine: only the refusal ends before the check.
+  deliver(100, 'flood f@siebog 3000 1001');
   await settle(20, 1002);
   const first = take();
   assert.equal(sends(first).filter((o) => o.message.performative === 'REQUEST').length, 1000, 'only 1,000 questions were sent');
   assert.deepEqual(reports(first).map((r) => r.slice(0, 10)), ['failed 503'], 'the one over the bound ends at once');
   assert.match(reports(first)[0], /already awaits answers to 1000 questions/);
-  await settle(400, 1000);
+  await settle(20, 1000); // the 1,000 timeouts, 3 s after they were asked
   const timedOut = reports(take());
   assert.equal(timedOut.filter((r) => r.startsWith('failed 504')).length, 1000);
   deliver(101, 'ask g@siebog 50');
