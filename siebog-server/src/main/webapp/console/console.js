@@ -73,6 +73,7 @@ function describe(event) {
     case 'node-joined': return `Node ${event.node} joined the cluster.`;
     case 'node-left': return `Node ${event.node} left the cluster.`;
     case 'failover': return `${event.node} took over ${d.agents} agents of ${d.departed} in ${d.ms} ms.`;
+    case 'node-rejoined': return `${event.node} lost touch with the cluster and rejoined empty (its ${d.dropped} agents carry on elsewhere) in ${d.ms} ms.`;
     case 'device-joined': return `Device ${d.device}${d.label ? ` (${d.label})` : ''} joined ${event.node} with ${d.computeUnits} compute units.`;
     case 'device-left': return `Device ${d.device} left ${event.node}.`;
     case 'agent-restarted': return `${d.agent} started again on device ${d.device} (state version ${d.stateVersion}).`;
@@ -95,7 +96,7 @@ function showEvent(event) {
 
 function followEvents() {
   const source = new EventSource(`${API}/events`);
-  for (const type of ['node-joined', 'node-left', 'failover', 'device-joined', 'device-left', 'agent-restarted', 'agent-moved']) {
+  for (const type of ['node-joined', 'node-left', 'failover', 'node-rejoined', 'device-joined', 'device-left', 'agent-restarted', 'agent-moved']) {
     source.addEventListener(type, (e) => showEvent(JSON.parse(e.data)));
   }
   // EventSource connects again by itself; a new stream starts with the recent events, so clear first.

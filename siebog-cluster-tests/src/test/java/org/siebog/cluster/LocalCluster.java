@@ -91,6 +91,16 @@ final class LocalCluster implements AutoCloseable {
         run(List.of("kill", node), 30);
     }
 
+    /** SIGSTOP: the node stays in its sockets but says nothing, as in a long GC pause or a frozen VM. */
+    void pause(String node) throws IOException, InterruptedException {
+        run(List.of("pause", node), 30);
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    void resume(String node) throws IOException, InterruptedException {
+        run(List.of("resume", node), 30);
+    }
+
     @Override
     public void close() throws IOException, InterruptedException {
         run(List.of("stop"), 120);

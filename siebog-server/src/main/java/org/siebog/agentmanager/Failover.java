@@ -27,6 +27,7 @@ import io.micrometer.core.instrument.Timer;
 
 import org.siebog.api.AgentKind;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.NodeLease;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.NodeEvent;
@@ -69,6 +70,8 @@ public class Failover {
      * second round.
      */
     static final int PARALLELISM = Setting.FAILOVER_PARALLELISM.intValue();
+    /** How long a rejoining node waits for the others to take over what still names it. */
+    private static final long REJOIN_PATIENCE_MS = 60_000;
 
     @Resource
     ManagedThreadFactory threads;
@@ -104,6 +107,16 @@ public class Failover {
         if (members.isEmpty()) {
             return;
         }
+        NodeLease lease = cluster.lease();
+        if (lease.mustRejoin()) {
+            lease.rejoining(); // at once, on this thread: nothing is admitted or handled from here on
+            threads.newThread(this::rejoin).start();
+            return;
+        }
+        if (!lease.quorate() || lease.rejoiningNow()) {
+            LOG.info(() -> cluster.name() + " takes over no agents: " + lease.refusal().getMessage());
+            return;
+        }
         long began = System.nanoTime();
         janitor.sweepSoon();
         Set<String> departed = new HashSet<>();
@@ -116,6 +129,9 @@ public class Failover {
             if (members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
                 mine.add(entry);
             }
+        }
+        if (!mine.isEmpty()) {
+            awaitLeasesEnd(lease, departed);
         }
         // No read of the log up front: each takeover reads its own agent's segments, sharing what
         // the others have fetched already, so the first agents are back before the log is read.
@@ -144,6 +160,59 @@ public class Failover {
                 "agents", Integer.toString(n), "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(took)))));
         LOG.info(() -> String.format("nodes %s left; %s took over %d of their agents in %.0f ms",
                 departed, cluster.name(), n, took / 1e6));
+    }
+
+    /**
+     * Waits until each departed node has surely stopped (its lease ran out, {@link NodeLease}): a node
+     * that is only cut off or paused may still be handling messages until then, and an agent must
+     * never run in two places.
+     */
+    private static void awaitLeasesEnd(NodeLease lease, Set<String> departed) {
+        long until = departed.stream().mapToLong(lease::surelyExpiredAt).reduce(System.nanoTime(), (a, b) -> b - a > 0 ? b : a);
+        long wait = until - System.nanoTime();
+        if (wait > 0) {
+            LOG.info(() -> String.format("waiting %.0f ms for the leases of %s to end before taking over their agents", wait / 1e6, departed));
+            try {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * This node lost touch with the cluster (it lost the quorum, or its lease ran out while the view
+     * changed) and is back: the others may have taken over its agents, so it gives them all up, takes
+     * itself off the node list so that the others take over whatever still names it, waits until
+     * nothing does, and comes back as an empty member. It admits and handles nothing meanwhile.
+     */
+    private void rejoin() {
+        long began = System.nanoTime();
+        int dropped = local.dropAll();
+        cluster.unregister();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REJOIN_PATIENCE_MS);
+        long left;
+        while ((left = directory.all().stream().filter(e -> e.node().equals(cluster.name())).count()) > 0
+                && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (left > 0) {
+            long stranded = left;
+            LOG.severe(() -> stranded + " agents still name " + cluster.name() + " after " + REJOIN_PATIENCE_MS / 1000
+                    + " s of rejoining: no other node took them over; " + cluster.name() + " rejoins without them");
+        }
+        cluster.register();
+        cluster.lease().rejoined();
+        long took = System.nanoTime() - began;
+        events.fire(NodeEvent.now(NodeEvent.Type.NODE_REJOINED, cluster.name(), Map.of("dropped", Integer.toString(dropped),
+                "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(took)))));
+        LOG.warning(() -> String.format("%s rejoined the cluster empty: dropped %d agents (the others carry them on), %.0f ms",
+                cluster.name(), dropped, took / 1e6));
     }
 
     private void takeOver(DirectoryEntry entry, LogReader logged) {

@@ -70,6 +70,9 @@ public class LocalAgents implements LocalInstances {
 
     /** @param device for a client agent, the device to run it on (its proxy lives here); else null */
     public AgentInfo start(String agentClass, String name, Map<String, String> args, boolean pinned, String device) {
+        if (!cluster.lease().holds()) {
+            throw cluster.lease().refusal();
+        }
         AgentClass type = classes.find(agentClass).orElseThrow(() -> new UnknownAgentClassException(agentClass));
         AID aid = aidOf(name);
         DirectoryEntry entry = new DirectoryEntry(aid, type.name(), type.kind(), cluster.name(),
@@ -84,6 +87,14 @@ public class LocalAgents implements LocalInstances {
             throw e;
         }
         return entry.info();
+    }
+
+    /**
+     * Drops every agent hosted here but the platform's own (see {@link AgentHost#dropAll}): this node
+     * lost touch with the cluster, and the others carry its agents on. Returns how many were dropped.
+     */
+    public int dropAll() {
+        return host.dropAll(aid -> platformAgents.reserved(aid.name()));
     }
 
     /**

@@ -13,12 +13,16 @@ import java.util.logging.Logger;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.siebog.directory.StringCaches;
 import org.infinispan.context.Flag;
+import org.infinispan.notifications.Listener;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryRemoved;
+import org.infinispan.notifications.cachelistener.event.CacheEntryEvent;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -60,12 +64,19 @@ public class ClusterNode {
     @Resource
     ManagedExecutorService events;
 
+    @Resource
+    ManagedThreadFactory threads;
+
     private ForkChannel channel;
     private MessageDispatcher dispatcher;
     private volatile View view;
     private volatile Map<String, Address> addresses = Map.of();
     private final List<Consumer<List<String>>> viewListeners = new CopyOnWriteArrayList<>();
     private String name;
+    private String httpAddress;
+    /** Made with the bean, before the node joins: the agents' lanes ask it from their start. */
+    private final NodeLease lease = new NodeLease(System.getProperty("jboss.node.name", "node1"));
+    private Thread heartbeats;
 
     /** Joins the cluster; {@code requests} serves what other nodes ask of this one. */
     public synchronized void start(String nodeName, String httpAddress, RequestHandler requests) {
@@ -73,6 +84,8 @@ public class ClusterNode {
             return;
         }
         name = nodeName;
+        this.httpAddress = httpAddress;
+        PausedPeers.guard(mainChannel.getProtocolStack().getTransport());
         try {
             channel = new ForkChannel(mainChannel, FORK_STACK, "siebog");
             dispatcher = new MessageDispatcher(channel, requests).asyncDispatching(true);
@@ -89,14 +102,77 @@ public class ClusterNode {
             throw new IllegalStateException("could not join the cluster on JGroups channel 'ee' (fork " + FORK_STACK + "): " + e, e);
         }
         nodes.put(name, httpAddress);
+        nodes.addListener(new Departures());
         onView(channel.getView());
+        heartbeats = threads.newThread(this::beat);
+        heartbeats.setName("siebog-heartbeats");
+        heartbeats.setDaemon(true);
+        heartbeats.start();
         LOG.info(() -> "Siebog node " + name + " joined the cluster; members " + members());
+    }
+
+    /** This node's right to admit and handle messages for its agents. */
+    public NodeLease lease() {
+        return lease;
+    }
+
+    /**
+     * Answers another node's heartbeat ({@link NodeLease}): yes while it is in this node's view and on
+     * the node list. A node that took itself off the list (it is stopping, or rejoining) is no longer
+     * one whose agents this node leaves alone, so its lease must not be renewed from here.
+     */
+    public boolean heartbeatFrom(String node) {
+        return nodes.containsKey(node) && lease.answer(node);
+    }
+
+    /** Takes this node off the node list: the others take over whatever the directory still places on it. */
+    public void unregister() {
+        nodes.remove(name);
+    }
+
+    /** Puts this node (back) on the node list: from now on it takes agents. */
+    public void register() {
+        nodes.put(name, httpAddress);
+    }
+
+    private void beat() {
+        long every = NodeLease.heartbeatMillis();
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                lease.beat((node, request) -> request(node, request, NodeLease.LEASE_MS), nodes::containsKey);
+                Thread.sleep(every);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a round of heartbeats failed", e);
+            }
+        }
+    }
+
+    /**
+     * A node that takes itself off the node list (it rejoins after it lost touch, {@link NodeLease}) is
+     * no longer a member although it is still in the view: the view's listeners hear of it as of a
+     * view change, so that the others take over what it held.
+     */
+    @Listener(observation = Listener.Observation.POST)
+    public final class Departures {
+
+        @CacheEntryRemoved
+        public void removed(CacheEntryEvent<String, String> event) {
+            View current = view;
+            if (current != null && !event.getKey().equals(name) && addresses.containsKey(event.getKey())) {
+                events.execute(() -> afterView(current));
+            }
+        }
     }
 
     @PreDestroy
     synchronized void leave() {
         if (channel == null) {
             return;
+        }
+        if (heartbeats != null) {
+            heartbeats.interrupt();
         }
         try {
             nodes.withFlags(Flag.IGNORE_RETURN_VALUES).remove(name);
@@ -110,6 +186,7 @@ public class ClusterNode {
         }
         channel.close();
         channel = null;
+        PausedPeers.release(mainChannel.getProtocolStack().getTransport());
     }
 
     public String name() {
@@ -171,13 +248,17 @@ public class ClusterNode {
      * member, leaves before answering, or does not answer within 30 s.
      */
     public CompletableFuture<byte[]> request(String node, byte[] request) {
+        return request(node, request, REQUEST_TIMEOUT_MS);
+    }
+
+    private CompletableFuture<byte[]> request(String node, byte[] request, long timeoutMillis) {
         Address to = addresses.get(node);
         if (to == null) {
             return CompletableFuture.failedFuture(new RemoteNodeException(node, "it is not in the cluster"));
         }
         try {
             CompletableFuture<byte[]> answer = dispatcher.sendMessageWithFuture(new BytesMessage(to, request),
-                    RequestOptions.SYNC().timeout(REQUEST_TIMEOUT_MS));
+                    RequestOptions.SYNC().timeout(timeoutMillis));
             return answer;
         } catch (Exception e) {
             return CompletableFuture.failedFuture(new RemoteNodeException(node, e.toString()));
@@ -194,6 +275,8 @@ public class ClusterNode {
         }
         addresses = byName;
         view = newView;
+        List<String> names = newView.getMembers().stream().map(NameCache::get).filter(java.util.Objects::nonNull).toList();
+        lease.viewChanged(NameCache.get(newView.getViewId().getCreator()) + "#" + newView.getViewId().getId(), names);
         // Listeners and cache updates may block on Infinispan: never on the JGroups thread that delivers views.
         events.execute(() -> afterView(newView));
     }
@@ -213,6 +296,10 @@ public class ClusterNode {
                     });
                 }
             }
+        }
+        // A merge may bring back a copy of the node list from a side that had dropped this node.
+        if (nodes != null && lease.quorate() && !lease.mustRejoin() && !lease.rejoiningNow() && !nodes.containsKey(name)) {
+            register();
         }
         List<String> members = members();
         LOG.info(() -> "cluster view " + newView.getViewId() + ": Siebog nodes " + members);

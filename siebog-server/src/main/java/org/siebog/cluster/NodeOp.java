@@ -69,7 +69,8 @@ public sealed interface NodeOp {
             case DeviceRates.CODE -> new DeviceRates();
             case MoveAgent.CODE -> MoveAgent.readFields(in);
             case AdoptAgent.CODE -> AdoptAgent.readFields(in);
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 12)");
+            case Heartbeat.CODE -> Heartbeat.readFields(in);
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 13)");
         };
     }
 
@@ -384,6 +385,41 @@ public sealed interface NodeOp {
 
         static AdoptAgent readFields(Wire.Reader in) throws IOException {
             return new AdoptAgent(in.aid());
+        }
+    }
+
+    /**
+     * {@code node} asks whether it is in the receiving node's view: answered with a success and 1 if
+     * so, 0 if not. Renews the asking node's {@link NodeLease}.
+     */
+    record Heartbeat(String node) implements NodeOp {
+        static final int CODE = 13;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+            out.string(node);
+        }
+
+        static Heartbeat readFields(Wire.Reader in) throws IOException {
+            return new Heartbeat(in.string());
+        }
+
+        public static byte[] answer(boolean inView) {
+            return NodeAnswer.successWriter().octet(inView ? 1 : 0).toBytes();
+        }
+
+        /** Reads {@link #answer}: false for a refusal or an unreadable answer too (neither renews a lease). */
+        static boolean inView(byte[] answer) {
+            try {
+                return NodeAnswer.afterSuccess(answer).octet() == 1;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
         }
     }
 }

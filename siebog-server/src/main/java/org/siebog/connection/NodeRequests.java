@@ -21,6 +21,7 @@ import org.siebog.agentmanager.LocalAgents;
 import org.siebog.agentmanager.Mobility;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
+import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.NodeAnswer;
 import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
@@ -66,6 +67,9 @@ public class NodeRequests implements RequestHandler {
 
     @Inject
     Sniffer sniffer;
+
+    @Inject
+    ClusterNode cluster;
 
     @Resource
     ManagedExecutorService workers;
@@ -122,6 +126,8 @@ public class NodeRequests implements RequestHandler {
             response.send(answer(() -> sniffer.watchedFrom(watch.watcher(), watch.id(), watch.filter(), watch.leaseMillis())), false);
         } else if (request instanceof NodeOp.DeviceRates) {
             response.send(NodeOp.DeviceRates.answer(devices.messageRates()), false);
+        } else if (request instanceof NodeOp.Heartbeat heartbeat) {
+            response.send(NodeOp.Heartbeat.answer(cluster.heartbeatFrom(heartbeat.node())), false);
         } else if (request instanceof NodeOp.Sniffed sniffed) {
             sniffer.copyArrived(sniffed.watchId(), sniffed.copy());
             response.send(answer(() -> { }), false);

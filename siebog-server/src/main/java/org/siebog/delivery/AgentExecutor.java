@@ -10,7 +10,10 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
+import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.NodeLease;
 import org.siebog.platform.Setting;
 
 /**
@@ -26,15 +29,19 @@ public class AgentExecutor {
     @Resource
     private ManagedThreadFactory threadFactory;
 
+    @Inject
+    ClusterNode cluster;
+
     private Lane[] lanes;
     private final AtomicInteger nextLane = new AtomicInteger();
     private ScheduledThreadPoolExecutor timer;
 
     @PostConstruct
     void start() {
+        NodeLease lease = cluster.lease();
         lanes = new Lane[Setting.EXECUTOR_LANES.intValue()];
         for (int i = 0; i < lanes.length; i++) {
-            lanes[i] = new Lane();
+            lanes[i] = new Lane(lease::holds);
             Thread thread = threadFactory.newThread(lanes[i]);
             thread.setName("siebog-lane-" + i);
             lanes[i].start(thread);

@@ -1,12 +1,14 @@
 package org.siebog.delivery;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -147,6 +149,25 @@ public class AgentHost {
     public void leave(AID aid, Mailbox mailbox, LongConsumer onLeft) {
         mailboxes.remove(aid, mailbox);
         mailbox.leave(onLeft);
+    }
+
+    /**
+     * Drops every agent of this node without handing it over, saving it or touching the directory:
+     * this node lost touch with the cluster and the others own its agents now (or will, from their
+     * saved state and logged messages). Keeps those {@code kept} (the node's own platform agents).
+     * Returns how many were dropped.
+     */
+    public int dropAll(Predicate<AID> kept) {
+        int dropped = 0;
+        for (AID aid : List.copyOf(mailboxes.keySet())) {
+            Mailbox mailbox = mailboxes.get(aid);
+            if (mailbox != null && !kept.test(aid)) {
+                leave(aid, mailbox, handledUpTo -> { });
+                balanced.remove(aid);
+                dropped++;
+            }
+        }
+        return dropped;
     }
 
     /** Forgets an agent that never started. */

@@ -4,6 +4,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -23,10 +24,24 @@ final class Lane implements Executor, Runnable {
     /** Polls of an empty queue before parking: a message usually arrives within microseconds under load. */
     private static final int SPINS = 200;
 
+    /** How long a held lane waits before it looks at its {@link #open} again. */
+    private static final long HELD_NANOS = 10_000_000;
+
     private final Queue<Runnable> ready = new ConcurrentLinkedQueue<>();
+    /** Whether agents may run now: not while the node may not act for them ({@code NodeLease}); their mailboxes wait. */
+    private final BooleanSupplier open;
     private volatile Thread thread;
     private volatile boolean parked;
     private volatile boolean running = true;
+
+    Lane(BooleanSupplier open) {
+        this.open = open;
+    }
+
+    /** True while agents may handle messages: a mailbox looks before each one. */
+    boolean open() {
+        return open.getAsBoolean();
+    }
 
     /** Schedules a ready mailbox (or any short task) on this lane. */
     @Override
@@ -51,6 +66,10 @@ final class Lane implements Executor, Runnable {
     public void run() {
         int idle = 0;
         while (running) {
+            if (!open.getAsBoolean()) {
+                LockSupport.parkNanos(this, HELD_NANOS);
+                continue;
+            }
             Runnable next = ready.poll();
             if (next != null) {
                 idle = 0;

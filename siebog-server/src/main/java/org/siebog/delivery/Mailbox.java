@@ -264,7 +264,7 @@ public final class Mailbox implements Runnable {
                 runTask(task);
             }
             Envelope next;
-            for (int handled = 0; handled < throughput && onLeft == null && (next = queue.poll()) != null; handled++) {
+            for (int handled = 0; handled < throughput && onLeft == null && mayHandle() && (next = queue.poll()) != null; handled++) {
                 ADMITTED.getAndAdd(this, -1);
                 deliver(next);
                 lastSeq = Math.max(lastSeq, next.seq());
@@ -308,6 +308,15 @@ public final class Mailbox implements Runnable {
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be handed over");
         }
+    }
+
+    /**
+     * Asked before each message, not only when the lane picks the mailbox up: a node paused in the
+     * middle of a run (SIGSTOP, a frozen VM) must not handle the rest of it when it wakes up after its
+     * agents were taken over elsewhere.
+     */
+    private boolean mayHandle() {
+        return !(executor instanceof Lane lane) || lane.open();
     }
 
     private void deliver(Envelope envelope) {

@@ -42,8 +42,16 @@ public class MessageManagerBean implements MessageManager {
 
     @Override
     public CompletableFuture<Void> postAsync(ACLMessage message) {
-        // Completes once every receiver's node has admitted the message, so a refusal reaches the caller.
-        return router.post(message).orTimeout(ADMISSION_TIMEOUT_S, TimeUnit.SECONDS).exceptionallyCompose(failure -> {
+        return admission(router.post(message));
+    }
+
+    /**
+     * A post's outcome for a caller outside agents: it completes once every receiver's node has
+     * admitted the message, so a refusal reaches the caller as itself, and gives up after
+     * {@value #ADMISSION_TIMEOUT_S} s.
+     */
+    static CompletableFuture<Void> admission(CompletableFuture<Void> posted) {
+        return posted.orTimeout(ADMISSION_TIMEOUT_S, TimeUnit.SECONDS).exceptionallyCompose(failure -> {
             return CompletableFuture.failedFuture(Failures.refusal(failure, cause -> cause instanceof TimeoutException
                     ? new RemoteNodeException("the receiver's node did not admit the message within " + ADMISSION_TIMEOUT_S + " s")
                     : new RemoteNodeException("a receiver's node failed: " + cause)));

@@ -28,13 +28,13 @@ import org.siebog.api.AID;
 import org.siebog.api.BacklogFullException;
 import org.siebog.api.MailboxFullException;
 import org.siebog.api.MalformedMessageException;
-import org.siebog.api.MessageTooLargeException;
 import org.siebog.api.Performative;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 import org.siebog.api.Topics;
 import org.siebog.api.UnknownAgentException;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.NodeLease;
 import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.RemoteNodes;
 import org.siebog.directory.AgentDirectory;
@@ -176,7 +176,7 @@ public class MessageRouter {
 
     private void postLater(ACLMessage message, Duration delay) {
         direct();
-        check(message);
+        MessageLimits.check(message);
         long maxDelay = PlatformConfig.SYSTEM.maxDelayMillis();
         if (delay.isNegative() || delay.compareTo(Duration.ofMillis(maxDelay)) > 0) {
             throw new MalformedMessageException("a delay must be from 0 to " + maxDelay + " ms (siebog.message.max-delay-ms); got "
@@ -203,6 +203,7 @@ public class MessageRouter {
     public CompletableFuture<Void> admitHere(AID receiver, MessageId id, ACLMessage message) {
         direct();
         try {
+            fence();
             Mailbox mailbox = host.mailbox(receiver);
             if (mailbox != null) {
                 return admit(mailbox, id, message);
@@ -225,7 +226,8 @@ public class MessageRouter {
     private CompletableFuture<Void> post(Origin origin, ACLMessage message) {
         direct();
         try {
-            check(message);
+            fence();
+            MessageLimits.check(message);
             List<AID> receivers = message.receivers();
             if (receivers.size() == 1 && !Topics.isTopic(receivers.get(0))) {
                 return postToOne(origin, message, receivers.get(0));
@@ -236,23 +238,15 @@ public class MessageRouter {
         }
     }
 
-    private void check(ACLMessage message) {
-        PlatformConfig limits = PlatformConfig.SYSTEM;
-        int receivers = message.receivers().size();
-        if (receivers == 0) {
-            throw new MalformedMessageException("a message needs at least one receiver");
-        }
-        if (receivers > limits.maxReceivers()) {
-            throw new MalformedMessageException("a message may name at most " + limits.maxReceivers()
-                    + " receivers (siebog.message.max-receivers); this one names " + receivers);
-        }
-        if (message.content() != null && message.content().length() > limits.maxContentChars()) {
-            throw new MessageTooLargeException("the content (in characters)", message.content().length(), limits.maxContentChars());
-        }
-        long envelope = message.envelopeChars();
-        if (envelope > limits.maxEnvelopeChars()) {
-            throw new MessageTooLargeException("everything but the content (AIDs, other fields, user properties; in characters)",
-                    envelope, limits.maxEnvelopeChars());
+    /**
+     * A node that may not act for its agents now (cut off from the majority, paused past its lease, or
+     * rejoining: {@link NodeLease}) admits nothing, from anyone: its view of where agents live may be
+     * out of date, and the agents it hosts may already be running elsewhere.
+     */
+    private void fence() {
+        NodeLease lease = cluster.lease();
+        if (!lease.holds()) {
+            throw lease.refusal();
         }
     }
 

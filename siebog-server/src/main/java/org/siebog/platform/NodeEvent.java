@@ -19,6 +19,7 @@ public record NodeEvent(Type type, String node, long at, Map<String, String> det
         NODE_JOINED("node-joined", false),
         NODE_LEFT("node-left", false),
         FAILOVER("failover", true),
+        NODE_REJOINED("node-rejoined", true),
         DEVICE_JOINED("device-joined", true),
         DEVICE_LEFT("device-left", true),
         AGENT_RESTARTED("agent-restarted", true),

@@ -34,6 +34,8 @@ import org.infinispan.Cache;
 import org.infinispan.context.Flag;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.NodeLease;
 import org.siebog.cluster.Wire;
 import org.siebog.directory.StringCaches;
 import org.siebog.message.MessageId;
@@ -104,8 +106,9 @@ public class ReplicationLog {
     ManagedThreadFactory threads;
 
     /** A record to save; once it is stored, the messages it covers are released from their segments. */
+    /** {@code epoch}: the node's {@link NodeLease#epoch()} when the save was asked for. */
     private record StateWrite(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered,
-            CompletableFuture<Boolean> done) {
+            CompletableFuture<Boolean> done, int epoch) {
     }
 
     /** This boot as a writer of the log, {@code node/boot}: no other node, nor an earlier boot of this one, is the same. */
@@ -183,6 +186,9 @@ public class ReplicationLog {
     @Inject
     MeterRegistry meters;
 
+    @Inject
+    ClusterNode cluster;
+
     @PostConstruct
     void startWriters() {
         String held = "The inbox log: messages admitted and not yet written (held=queued, its lag), segments written and"
@@ -218,7 +224,7 @@ public class ReplicationLog {
      * messages it covers; completes once the write is over, with whether it succeeded.
      */
     CompletableFuture<Boolean> save(AID aid, AgentRecord record, List<CompletableFuture<InboxSegment>> covered) {
-        StateWrite write = new StateWrite(aid, record, covered, new CompletableFuture<>());
+        StateWrite write = new StateWrite(aid, record, covered, new CompletableFuture<>(), cluster.lease().epoch());
         stateWrites.add(write);
         return write.done();
     }
@@ -398,6 +404,13 @@ public class ReplicationLog {
             boolean stored = false;
             try {
                 stateWrites.takeInto(batch, MAX_BATCH);
+                NodeLease lease = cluster.lease();
+                if (!lease.holds()) {
+                    // Fenced: the agent may be running elsewhere already, and its record is the new host's now.
+                    batch.removeIf(w -> w.done().complete(false));
+                }
+                int epoch = lease.epoch();
+                batch.removeIf(w -> w.epoch() != epoch && w.done().complete(false)); // asked for before this node lost touch
                 Map<String, byte[]> latest = new HashMap<>();
                 for (StateWrite w : batch) {
                     latest.put(w.aid().toString(), w.record().encode());

@@ -1,6 +1,7 @@
 package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -59,6 +60,7 @@ class NodeOpTest {
                 new NodeOp.MoveAgent(A, "node2", null, true),
                 new NodeOp.MoveAgent(B, null, "d-1a2b3c4d", false),
                 new NodeOp.AdoptAgent(B),
+                new NodeOp.Heartbeat("node3"),
                 new NodeOp.Event(new NodeEvent(NodeEvent.Type.DEVICE_JOINED, "node2", 1_795_600_000_000L,
                         Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))),
                 new NodeOp.Watch("node1/w-1", "node1", new SniffFilter(Set.of(A, B), Set.of("c-7")), 30_000),
@@ -151,11 +153,11 @@ class NodeOpTest {
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 13, 200}) {
+        for (int code : new int[] {0, 14, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 2 has codes 1 to 12)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 2 has codes 1 to 13)", e.getMessage());
         }
     }
 
@@ -216,6 +218,14 @@ class NodeOpTest {
         byte[] bytes = out.toBytes();
         MalformedMessageException refused = assertThrows(MalformedMessageException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
         assertTrue(refused.getMessage().contains("at most " + SniffFilter.MAX_TERMS), refused.getMessage());
+    }
+
+    @Test
+    void aHeartbeatIsAnsweredInTheViewOrNotAndAnythingElseRenewsNothing() {
+        assertTrue(NodeOp.Heartbeat.inView(NodeOp.Heartbeat.answer(true)));
+        assertFalse(NodeOp.Heartbeat.inView(NodeOp.Heartbeat.answer(false)));
+        assertFalse(NodeOp.Heartbeat.inView(NodeAnswer.of(new org.siebog.api.RemoteNodeException("node3", "leaving"))), "a refusal");
+        assertFalse(NodeOp.Heartbeat.inView(new byte[] {(byte) NodeOp.VERSION}), "a truncated answer");
     }
 
     @Test

@@ -24,10 +24,10 @@ class MailboxTest {
 
     private static final AID OWNER = AID.parse("owner@siebog");
 
-    private final Lane lane = new Lane();
+    private final Lane lane = new Lane(() -> true);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final HandlerMeters handled = new HandlerMeters(registry.counter("delivered"), registry.timer("handled"));
-    private final Lane otherLane = new Lane();
+    private final Lane otherLane = new Lane(() -> true);
 
     MailboxTest() {
         lane.start(new Thread(lane, "test-lane"));
@@ -38,6 +38,46 @@ class MailboxTest {
     void stopLanes() {
         lane.stop();
         otherLane.stop();
+    }
+
+    /**
+     * A node that may not act for its agents (NodeLease) holds their lanes, and a mailbox looks before
+     * each message, not only when its run begins: here the lane closes while the agent handles its
+     * third message of a run of eight, and the fourth waits until the lane opens again.
+     */
+    @Test
+    void aClosedLaneHandlesNoFurtherMessageUntilItOpens() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
+        AtomicInteger heldLooks = new AtomicInteger();
+        Lane held = new Lane(() -> open.get() || heldLooks.incrementAndGet() < 0);
+        held.start(new Thread(held, "test-held-lane"));
+        try {
+            RecordingAgent agent = new RecordingAgent(10) {
+                @Override
+                public void handle(AgentContext context, ACLMessage message) {
+                    super.handle(context, message);
+                    if (contents.size() == 3) {
+                        open.set(false);
+                    }
+                }
+            };
+            Mailbox mailbox = new Mailbox(context(OWNER), agent, held, 10_000, 8, handled);
+            for (int i = 0; i < 10; i++) {
+                assertTrue(mailbox.reserve());
+                mailbox.enqueue(message("m" + i));
+            }
+            mailbox.activate();
+            for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); heldLooks.get() < 3 && System.nanoTime() < until; ) {
+                Thread.onSpinWait();
+            }
+            assertTrue(heldLooks.get() >= 3, "the lane looked and was held");
+            assertEquals(List.of("m0", "m1", "m2"), agent.contents, "nothing handled after the lane closed");
+            open.set(true);
+            assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+            assertEquals(10, agent.contents.size());
+        } finally {
+            held.stop();
+        }
     }
 
     @Test

@@ -207,6 +207,13 @@ public final class SiebogApi {
         return call(request(path).header("Content-Type", contentType).POST(body));
     }
 
+    /** A JSON POST with further request headers, each value of a name sent as a header of its own. */
+    public Reply post(String path, String json, Map<String, List<String>> headers) {
+        HttpRequest.Builder request = request(path).header("Content-Type", "application/json").POST(BodyPublishers.ofString(json));
+        headers.forEach((name, values) -> values.forEach(value -> request.header(name, value)));
+        return call(request);
+    }
+
     private HttpRequest.Builder request(String path) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60));
         return authorization == null ? request : request.header("Authorization", authorization);
@@ -284,6 +291,11 @@ public final class SiebogApi {
 
     public Reply trySend(JsonObject message, long delayMs) {
         return post("messages?delayMs=" + delayMs, message.toString());
+    }
+
+    /** {@code POST /messages} with an {@code Idempotency-Key}. */
+    public Reply trySend(JsonObject message, String idempotencyKey) {
+        return post("messages", message.toString(), Map.of("Idempotency-Key", List.of(idempotencyKey)));
     }
 
     /** Posts a message, asserting 202. */

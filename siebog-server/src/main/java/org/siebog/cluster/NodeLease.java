@@ -1,0 +1,220 @@
+package org.siebog.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
+import java.util.logging.Logger;
+
+import org.siebog.api.RemoteNodeException;
+import org.siebog.platform.Setting;
+
+/**
+ * This node's right to admit and handle messages for its agents: it holds it while its view holds
+ * the {@link Quorum} and, when it has company, while a quorum of its view has answered its heartbeat
+ * within the last {@link #LEASE_MS} — and the others take over a departed node's agents only once
+ * the lease it could still believe in has surely run out ({@link #surelyExpiredAt}). So a node cut
+ * off from the majority, or paused (a long GC, a frozen VM, SIGSTOP), has stopped before anyone else
+ * starts its agents: when a paused node wakes up, its clock has moved on and its first look at the
+ * lease tells it to stop, before its JGroups stack has even noticed that the view changed.
+ *
+ * <p>A heartbeat's answer renews the lease only when the asking node is in the answering node's view, and
+ * the lease runs from when the heartbeat was <em>sent</em>: the answering node records when it
+ * answered, which is after that, and waits from there. Both measure with their own monotonic clocks,
+ * whose rates agree far better than the {@link #MARGIN_MS} allows for.
+ *
+ * <p>A node that lost the quorum, or whose lease had run out when a view changed, may have had its
+ * agents taken over: it has <em>forfeited</em> them. When it is back in a view that holds the
+ * quorum it rejoins empty (agentmanager's {@code Failover.rejoin}): it drops its instances, leaves the
+ * node list so that the others take over whatever still names it, and comes back as a new member.
+ */
+public final class NodeLease {
+
+    private static final Logger LOG = Logger.getLogger(NodeLease.class.getName());
+    static final long LEASE_MS = Setting.CLUSTER_LEASE_MS.longValue();
+    /** Heartbeats per lease: a few lost or slow ones do not end it. */
+    private static final long HEARTBEAT_MS = Math.max(50, LEASE_MS / 6);
+    /** Waited beyond a departed node's lease: for the two clocks' rates and the answer's way back. */
+    static final long MARGIN_MS = Math.max(250, LEASE_MS / 4);
+    private static final long LEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(LEASE_MS);
+
+    private final String self;
+    private Quorum quorum; // guarded by this
+    private volatile List<String> members;
+    private volatile boolean quorate = true;
+    private volatile boolean alone = true;
+    private volatile long leaseUntil = System.nanoTime();
+    private volatile boolean forfeited;
+    private volatile boolean rejoining;
+    private volatile int epoch;
+    /**
+     * When this node last answered each member's heartbeat from within the same view, or saw it leave
+     * the view (nanoTime). Keyed by node names, which the cluster's configuration bounds.
+     */
+    private final Map<String, Long> answered = new ConcurrentHashMap<>();
+
+    NodeLease(String self) {
+        this.self = self;
+        this.members = List.of(self);
+        this.quorum = new Quorum(members);
+    }
+
+    /** True while this node may admit and handle messages for its agents. Cheap: asked before every message. */
+    public boolean holds() {
+        return quorate && !rejoining && (alone || System.nanoTime() - leaseUntil < 0);
+    }
+
+    /** Why this node admits nothing now, for the 503 its API answers (and a sending node passes on). */
+    public RemoteNodeException refusal() {
+        String why;
+        if (rejoining) {
+            why = "it is rejoining the cluster after it lost touch with it; its agents are being taken over by the other nodes";
+        } else if (!quorate) {
+            why = "it is cut off from the majority of the cluster (it sees " + members + " of " + quorum() + "); its agents are being taken over"
+                    + " by the nodes on the majority's side";
+        } else {
+            why = "it has not heard from a majority of " + members + " for " + LEASE_MS + " ms (siebog.cluster.lease-ms); it admits"
+                    + " nothing until it does, and if it does not, its agents are taken over by the others";
+        }
+        return new RemoteNodeException(self, why + ". Try again on another node");
+    }
+
+    /**
+     * Counts the times this node lost touch: what it asked for before (a save of an agent's state)
+     * must not be done after, when the agent may live elsewhere.
+     */
+    public int epoch() {
+        return epoch;
+    }
+
+    /** True when this node's view holds the quorum: only then may it take over departed nodes' agents. */
+    public boolean quorate() {
+        return quorate;
+    }
+
+    /** True once this node, back with a quorum, must give up what it held before it lost touch ({@link #rejoining}). */
+    public boolean mustRejoin() {
+        return quorate && forfeited && !rejoining;
+    }
+
+    /** This node gives up its agents and leaves the node list: it holds nothing until {@link #rejoined}. */
+    public void rejoining() {
+        rejoining = true;
+        forfeited = false;
+    }
+
+    public boolean rejoiningNow() {
+        return rejoining;
+    }
+
+    public void rejoined() {
+        rejoining = false;
+    }
+
+    /**
+     * The earliest moment ({@link System#nanoTime()}) at which {@code node}, gone from this node's view,
+     * has surely stopped admitting and handling messages: its last lease from this node ran out.
+     */
+    public long surelyExpiredAt(String node) {
+        long lastAnswered = answered.getOrDefault(node, System.nanoTime());
+        return lastAnswered + LEASE_NANOS + TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+    }
+
+    /** A new view, {@code key} naming it the same on every member: called on the thread that delivers views, before its listeners. */
+    synchronized void viewChanged(String key, List<String> newMembers) {
+        long now = System.nanoTime();
+        boolean outOfTouch = !alone && now - leaseUntil >= 0;
+        boolean holdsQuorum = quorum.heldBy(newMembers);
+        if (!holdsQuorum || outOfTouch) {
+            // The others may have taken our agents over meanwhile (or will: we are the minority).
+            forfeited = true;
+            epoch++;
+        }
+        if (alone && newMembers.size() > 1) {
+            leaseUntil = now + LEASE_NANOS; // nobody can have taken over from a node that was on its own
+        }
+        quorum = quorum.next(newMembers);
+        for (String member : newMembers) {
+            answered.putIfAbsent(member, now); // a newcomer's lease counts from now: waiting longer is safe
+        }
+        for (String departed : members) {
+            if (!newMembers.contains(departed)) {
+                // Its lease may also have been renewed by a member that installs this view a little later
+                // than this node: counted from now, not from this node's last answer (MARGIN_MS covers the rest).
+                answered.put(departed, now);
+            }
+        }
+        members = List.copyOf(newMembers);
+        alone = newMembers.size() == 1;
+        quorate = holdsQuorum;
+        if (!holdsQuorum || outOfTouch) {
+            LOG.warning(() -> self + (holdsQuorum ? " was out of touch with the cluster when view " : " lost the quorum in view ") + key
+                    + " " + newMembers + " came (quorum of " + quorum() + "): it admits and handles nothing for its agents, and rejoins"
+                    + " empty once it is back with a majority");
+        }
+    }
+
+    private synchronized List<String> quorum() {
+        return quorum.reference();
+    }
+
+    /**
+     * Answers {@code node}'s heartbeat: whether it is in this node's view; if so, remembers when, for
+     * {@link #surelyExpiredAt}. Not whether both are in the same view: the members of a cluster install
+     * a new view at slightly different times (seconds apart on a starved machine), and what the asking
+     * node must know is only that this one will not take over its agents, which it does only once its
+     * view has left the asking node out.
+     */
+    public boolean answer(String node) {
+        if (!members.contains(node)) {
+            return false;
+        }
+        answered.put(node, System.nanoTime());
+        return true;
+    }
+
+    /**
+     * One round of heartbeats to the other members that are {@code ready} (on the node list; {@code ask}:
+     * node, request → the answer); renews the
+     * lease from the moment it was sent once a quorum of the view (this node included) says it is in theirs.
+     */
+    void beat(BiFunction<String, byte[], CompletableFuture<byte[]>> ask, Predicate<String> ready) {
+        List<String> round = members;
+        if (round.size() < 2) {
+            return;
+        }
+        long sent = System.nanoTime();
+        byte[] request = new NodeOp.Heartbeat(self).toBytes();
+        Quorum of = new Quorum(round); // the reference itself whenever the view holds the quorum (else the lease does not matter)
+        List<String> inView = new CopyOnWriteArrayList<>(List.of(self));
+        AtomicInteger renewed = new AtomicInteger();
+        for (String node : round) {
+            if (node.equals(self) || !ready.test(node)) {
+                continue; // a node whose Siebog has not started (or has left the node list) cannot answer
+            }
+            ask.apply(node, request).thenAccept(answer -> {
+                if (NodeOp.Heartbeat.inView(answer)) {
+                    inView.add(node);
+                    if (of.heldBy(inView) && renewed.getAndIncrement() == 0) {
+                        renew(sent);
+                    }
+                }
+            });
+        }
+    }
+
+    private synchronized void renew(long sent) {
+        if (sent + LEASE_NANOS - leaseUntil > 0) {
+            leaseUntil = sent + LEASE_NANOS;
+        }
+    }
+
+    static long heartbeatMillis() {
+        return HEARTBEAT_MS;
+    }
+}

@@ -1,0 +1,46 @@
+package org.siebog.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.siebog.api.ACLMessage;
+import org.siebog.api.AID;
+import org.siebog.api.MalformedMessageException;
+import org.siebog.api.MessageTooLargeException;
+import org.siebog.api.Performative;
+import org.siebog.api.Topics;
+import org.siebog.message.MessageId;
+
+/** What is refused before any identity is handed out or anything routed: no router or cluster is needed for it. */
+class IdentifiedPostsTest {
+
+    private static final AID COUNTER = new AID("counter", "siebog");
+    private final IdentifiedPosts posts = new IdentifiedPosts();
+
+    @Test
+    void aMessageToATopicIsRefusedSinceARepeatCouldReachOtherSubscribers() {
+        ACLMessage published = ACLMessage.builder(Performative.INFORM).receiver(COUNTER).receiver(Topics.topic("prices", "siebog"))
+                .content("1").build();
+        String refusal = assertThrows(MalformedMessageException.class, () -> posts.identities(published)).getMessage();
+        assertTrue(refusal.contains("topic:prices@siebog") && refusal.contains("without the key"), refusal);
+        assertThrows(MalformedMessageException.class, () -> posts.post(published, Map.of()));
+    }
+
+    @Test
+    void aMessageOverTheBoundsIsRefusedAsAPlainPostIs() {
+        assertThrows(MalformedMessageException.class, () -> posts.identities(ACLMessage.builder(Performative.INFORM).content("1").build()));
+        ACLMessage huge = ACLMessage.builder(Performative.INFORM).receiver(COUNTER).content("x".repeat((1 << 20) + 1)).build();
+        assertThrows(MessageTooLargeException.class, () -> posts.identities(huge));
+    }
+
+    @Test
+    void aPostNeedsAnIdentityForEveryReceiver() {
+        ACLMessage message = ACLMessage.builder(Performative.INFORM).receiver(COUNTER).receiver(new AID("tally", "siebog")).build();
+        String refusal = assertThrows(IllegalArgumentException.class,
+                () -> posts.post(message, Map.of(COUNTER, new MessageId("node1/x", 1)))).getMessage();
+        assertTrue(refusal.contains("tally@siebog"), refusal);
+    }
+}
