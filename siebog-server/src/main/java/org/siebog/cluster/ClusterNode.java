@@ -150,9 +150,10 @@ public class ClusterNode {
     }
 
     /**
-     * A node that takes itself off the node list (it rejoins after it lost touch, {@link NodeLease}) is
-     * no longer a member although it is still in the view: the view's listeners hear of it as of a
-     * view change, so that the others take over what it held.
+     * A node that takes itself off the node list (it is stopping, or rejoins after it lost touch,
+     * {@link NodeLease}) is no longer a member although it is still in the view: it no longer counts
+     * towards the quorum, and the view's listeners hear of it as of a view change, so that the others
+     * take over what it held.
      */
     @Listener(observation = Listener.Observation.POST)
     public final class Departures {
@@ -161,6 +162,7 @@ public class ClusterNode {
         public void removed(CacheEntryEvent<String, String> event) {
             View current = view;
             if (current != null && !event.getKey().equals(name) && addresses.containsKey(event.getKey())) {
+                lease.left(event.getKey());
                 events.execute(() -> afterView(current));
             }
         }

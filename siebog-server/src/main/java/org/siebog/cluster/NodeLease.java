@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.logging.Logger;
 
@@ -44,11 +45,13 @@ public final class NodeLease {
     private static final long LEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(LEASE_MS);
 
     private final String self;
+    /** {@link System#nanoTime()}, or a test's clock. */
+    private final LongSupplier clock;
     private Quorum quorum; // guarded by this
     private volatile List<String> members;
     private volatile boolean quorate = true;
     private volatile boolean alone = true;
-    private volatile long leaseUntil = System.nanoTime();
+    private volatile long leaseUntil;
     private volatile boolean forfeited;
     private volatile boolean rejoining;
     private volatile int epoch;
@@ -59,29 +62,35 @@ public final class NodeLease {
     private final Map<String, Long> answered = new ConcurrentHashMap<>();
 
     NodeLease(String self) {
+        this(self, System::nanoTime);
+    }
+
+    NodeLease(String self, LongSupplier clock) {
         this.self = self;
+        this.clock = clock;
         this.members = List.of(self);
         this.quorum = new Quorum(members);
+        this.leaseUntil = clock.getAsLong();
     }
 
     /** True while this node may admit and handle messages for its agents. Cheap: asked before every message. */
     public boolean holds() {
-        return quorate && !rejoining && (alone || System.nanoTime() - leaseUntil < 0);
+        return quorate && !rejoining && (alone || clock.getAsLong() - leaseUntil < 0);
     }
 
     /** Why this node admits nothing now, for the 503 its API answers (and a sending node passes on). */
     public RemoteNodeException refusal() {
         String why;
         if (rejoining) {
-            why = "it is rejoining the cluster after it lost touch with it; its agents are being taken over by the other nodes";
+            why = " is rejoining the cluster after it lost touch with it; its agents are being taken over by the other nodes";
         } else if (!quorate) {
-            why = "it is cut off from the majority of the cluster (it sees " + members + " of " + quorum() + "); its agents are being taken over"
-                    + " by the nodes on the majority's side";
+            why = " is cut off from the majority of the cluster (it sees " + members + " of " + quorum() + "); its agents are being taken"
+                    + " over by the nodes on the majority's side";
         } else {
-            why = "it has not heard from a majority of " + members + " for " + LEASE_MS + " ms (siebog.cluster.lease-ms); it admits"
-                    + " nothing until it does, and if it does not, its agents are taken over by the others";
+            why = " has not heard from a majority of " + members + " for " + LEASE_MS + " ms (siebog.cluster.lease-ms): it admits"
+                    + " nothing until it does, and if it does not, the others take its agents over";
         }
-        return new RemoteNodeException(self, why + ". Try again on another node");
+        return new RemoteNodeException("node " + self + why + ". Try again on another node");
     }
 
     /**
@@ -121,13 +130,27 @@ public final class NodeLease {
      * has surely stopped admitting and handling messages: its last lease from this node ran out.
      */
     public long surelyExpiredAt(String node) {
-        long lastAnswered = answered.getOrDefault(node, System.nanoTime());
+        long lastAnswered = answered.getOrDefault(node, clock.getAsLong());
         return lastAnswered + LEASE_NANOS + TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+    }
+
+    /**
+     * {@code node} took itself off the node list while still in the view: it is stopping (or rejoining
+     * empty), and its agents are taken over like a departed node's. It no longer counts towards the
+     * quorum, as Pekko leaves a member that left gracefully out of its split brain decisions: the last
+     * two nodes of three that stop one after the other leave the third going on, not fenced.
+     */
+    synchronized void left(String node) {
+        List<String> rest = quorum.reference().stream().filter(member -> !member.equals(node)).toList();
+        if (!rest.isEmpty() && rest.size() < quorum.reference().size()) {
+            quorum = new Quorum(rest);
+            quorate = quorum.heldBy(members);
+        }
     }
 
     /** A new view, {@code key} naming it the same on every member: called on the thread that delivers views, before its listeners. */
     synchronized void viewChanged(String key, List<String> newMembers) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         boolean outOfTouch = !alone && now - leaseUntil >= 0;
         boolean holdsQuorum = quorum.heldBy(newMembers);
         if (!holdsQuorum || outOfTouch) {
@@ -174,7 +197,7 @@ public final class NodeLease {
         if (!members.contains(node)) {
             return false;
         }
-        answered.put(node, System.nanoTime());
+        answered.put(node, clock.getAsLong());
         return true;
     }
 
@@ -188,7 +211,7 @@ public final class NodeLease {
         if (round.size() < 2) {
             return;
         }
-        long sent = System.nanoTime();
+        long sent = clock.getAsLong();
         byte[] request = new NodeOp.Heartbeat(self).toBytes();
         Quorum of = new Quorum(round); // the reference itself whenever the view holds the quorum (else the lease does not matter)
         List<String> inView = new CopyOnWriteArrayList<>(List.of(self));
