@@ -176,14 +176,18 @@ public final class NodeLease {
         alone = newMembers.size() == 1;
         quorate = holdsQuorum;
         if (!holdsQuorum || outOfTouch) {
-            LOG.warning(() -> self + (holdsQuorum ? " was out of touch with the cluster when view " : " lost the quorum in view ") + key
-                    + " " + newMembers + " came (quorum of " + quorum() + "): it admits and handles nothing for its agents, and rejoins"
-                    + " empty once it is back with a majority");
+            LOG.warning(() -> self + (holdsQuorum ? " was out of touch with the cluster when view " + key + " " + newMembers + " came"
+                    : " lost the quorum of " + quorum() + " with view " + key + " " + newMembers)
+                    + ": it admits and handles nothing for its agents, and rejoins empty once it is back with a majority");
         }
     }
 
-    private synchronized List<String> quorum() {
-        return quorum.reference();
+    private synchronized Quorum reference() {
+        return quorum;
+    }
+
+    private List<String> quorum() {
+        return reference().reference();
     }
 
     /**
@@ -202,9 +206,9 @@ public final class NodeLease {
     }
 
     /**
-     * One round of heartbeats to the other members that are {@code ready} (on the node list; {@code ask}:
-     * node, request → the answer); renews the
-     * lease from the moment it was sent once a quorum of the view (this node included) says it is in theirs.
+     * One round of heartbeats to the other members that are {@code ready} (on the node list), each
+     * asked with {@code ask} (node, request → its answer); renews the lease from the moment the round
+     * was sent once a quorum (this node included) says it is in their views.
      */
     void beat(BiFunction<String, byte[], CompletableFuture<byte[]>> ask, Predicate<String> ready) {
         List<String> round = members;
@@ -213,8 +217,11 @@ public final class NodeLease {
         }
         long sent = clock.getAsLong();
         byte[] request = new NodeOp.Heartbeat(self).toBytes();
-        Quorum of = new Quorum(round); // the reference itself whenever the view holds the quorum (else the lease does not matter)
+        Quorum of = reference(); // the view itself, less the nodes that left gracefully (when it lacks the quorum, no lease helps)
         List<String> inView = new CopyOnWriteArrayList<>(List.of(self));
+        if (of.heldBy(inView)) {
+            renew(sent); // the older of two: the other can never take over without it
+        }
         AtomicInteger renewed = new AtomicInteger();
         for (String node : round) {
             if (node.equals(self) || !ready.test(node)) {

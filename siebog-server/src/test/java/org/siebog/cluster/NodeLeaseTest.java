@@ -111,6 +111,29 @@ class NodeLeaseTest {
     }
 
     @Test
+    void theOlderOfTwoNeedsNoAnswerAndTheYoungerDoes() {
+        NodeLease older = new NodeLease("node1", now::get);
+        older.viewChanged("node1#1", List.of("node1", "node2"));
+        NodeLease younger = new NodeLease("node2", now::get);
+        younger.viewChanged("node1#1", List.of("node1", "node2"));
+        now.addAndGet(LEASE);
+        older.beat(answers(Map.of()), node -> true);
+        younger.beat(answers(Map.of()), node -> true);
+        assertTrue(older.holds(), "node2 alone could never take node1's agents over");
+        assertFalse(younger.holds());
+    }
+
+    @Test
+    void aNodeThatIsStoppingNoLongerCountsForTheLeaseEither() {
+        NodeLease lease = inCluster("node3");
+        lease.viewChanged("node2#2", List.of("node2", "node3"));
+        lease.left("node2"); // node2 took itself off the node list; its channel is still open
+        now.addAndGet(LEASE);
+        lease.beat(answers(Map.of("node2", false)), node -> !node.equals("node2"));
+        assertTrue(lease.holds());
+    }
+
+    @Test
     void nodesThatLeaveOneAfterTheOtherGracefullyLeaveTheLastGoingOn() {
         NodeLease lease = inCluster("node3");
         lease.left("node1");
