@@ -132,6 +132,9 @@ public class Mobility implements AgentMoves {
      * go, here again).
      */
     public AgentInfo moveNow(AID aid, String node) {
+        if (!cluster.lease().holds()) {
+            throw cluster.lease().refusal(); // its agents may be running elsewhere already
+        }
         CompletableFuture<DirectoryEntry> done = move(aid, node);
         try {
             return done.get(MOVE_PATIENCE_S, TimeUnit.SECONDS).info();
@@ -244,6 +247,9 @@ public class Mobility implements AgentMoves {
      * ready for messages.
      */
     public void adopt(AID aid) {
+        if (!cluster.lease().holds()) {
+            throw cluster.lease().refusal(); // cut off or rejoining: what it took in now would run twice
+        }
         DirectoryEntry entry = directory.lookup(aid).orElseThrow(() -> new UnknownAgentException(aid));
         if (host.mailbox(aid) != null) {
             throw new AgentMovingException(aid, "it runs on " + cluster.name() + " already");
