@@ -82,6 +82,13 @@ final class ClusterApi {
         return send(HttpRequest.newBuilder(URI.create(base + "/" + path)).GET());
     }
 
+    /** A GET that fails (an IOException) when no answer came within {@code timeout}. */
+    Reply get(String path, Duration timeout) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/" + path)).GET().timeout(timeout).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return new Reply(response.statusCode(), response.body());
+    }
+
     Reply delete(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(base + "/" + path)).DELETE());
     }
@@ -137,6 +144,21 @@ final class ClusterApi {
         return post("messages", message(performative, receiver, conversationId, content)).status();
     }
 
+    /**
+     * Posts a message under an {@code Idempotency-Key}, waiting at most {@code timeout} for the answer:
+     * returns the HTTP status, or 0 when none came in time (posting again under the same key is safe).
+     */
+    int tellOnce(String receiver, String content, String key, Duration timeout) throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/messages"))
+                .header("Content-Type", "application/json").header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(message("INFORM", receiver, "history", content))).timeout(timeout).build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException noAnswer) { // timed out, or the connection failed: the client cannot tell whether it was admitted
+            return 0;
+        }
+    }
+
     /** Asks an agent (a QUERY_REF) and returns the content of its answer. */
     String ask(String receiver, long timeoutMs) throws IOException, InterruptedException {
         Reply reply = post("messages?awaitReplyMs=" + timeoutMs, message("QUERY_REF", receiver, null, null));
@@ -144,6 +166,25 @@ final class ClusterApi {
             throw new AssertionError("asking " + receiver + ": " + reply);
         }
         return reply.object().getString("content");
+    }
+
+    /** Where the directory places an agent: a node's name (or a device's id). */
+    String locationOf(String aid) {
+        try {
+            return get("agents/" + aid).object().getString("location");
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code GET /nodes/here}: the node as it sees itself (acting, view, nodes). */
+    JsonObject here() throws IOException, InterruptedException {
+        return get("nodes/here").object();
+    }
+
+    /** The names of the nodes {@code GET /nodes} lists, sorted. */
+    List<String> memberNames() throws IOException, InterruptedException {
+        return get("nodes").array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList();
     }
 
     static String encode(String s) {

@@ -49,9 +49,17 @@ final class LocalCluster implements AutoCloseable {
         return this;
     }
 
-    /** Where node k's JGroups listens, as TCPPING names it: {@code 127.0.0.1[port]}. */
+    /**
+     * More options for every node's JVM (SIEBOG_NODE_OPTS), e.g. {@code -Dsiebog.replication.copies=3}.
+     */
+    LocalCluster nodeOptions(String options) {
+        environment.put("SIEBOG_NODE_OPTS", options);
+        return this;
+    }
+
+    /** Where node k's JGroups listens, as TCPPING names it: {@code host[port]}. */
     String jgroupsAddress(int node) {
-        return "127.0.0.1[" + (7600 + portOffset + (node - 1) * 100) + "]";
+        return apiUri(node).getHost() + "[" + (7600 + portOffset + (node - 1) * 100) + "]";
     }
 
     /** Node k's server log (the console, which has everything the server logs). */
@@ -78,17 +86,40 @@ final class LocalCluster implements AutoCloseable {
         return this;
     }
 
-    /** node1's API, e.g. {@code http://127.0.0.1:8580/siebog/api}. */
+    /** Node k's API, e.g. {@code http://127.0.0.1:8580/siebog/api}. */
     ClusterApi api(int node) {
         return new ClusterApi(apiUri(node).toString());
     }
 
+    /** Node k's API, at the address the launcher gave it (loopback, or its own with --netns). */
     java.net.URI apiUri(int node) {
-        return java.net.URI.create("http://127.0.0.1:" + (8080 + portOffset + (node - 1) * 100) + "/siebog/api");
+        try {
+            return java.net.URI.create(Files.readString(nodesDir.resolve("node" + node).resolve("url")).strip() + "/api");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("node" + node + " was not started by this cluster's launcher", e);
+        }
     }
 
-    void kill(String node) throws IOException, InterruptedException {
-        run(List.of("kill", node), 30);
+    /** SIGKILL, all the nodes named at the same instant. */
+    void kill(String... nodes) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("kill"));
+        args.addAll(List.of(nodes));
+        run(args, 30);
+    }
+
+    /** With --netns: the packets between nodes a and b are dropped, both ways. */
+    void cut(int a, int b) throws IOException, InterruptedException {
+        run(List.of("cut", "node" + a, "node" + b), 30);
+    }
+
+    /** With --netns: node {@code from}'s packets to node {@code to} are dropped; {@code to}'s still reach {@code from}. */
+    void cutOneWay(int from, int to) throws IOException, InterruptedException {
+        run(List.of("cut", "node" + from, "node" + to, "--one-way"), 30);
+    }
+
+    /** With --netns: every cut mended. */
+    void heal() throws IOException, InterruptedException {
+        run(List.of("heal"), 30);
     }
 
     /** SIGSTOP: the node stays in its sockets but says nothing, as in a long GC pause or a frozen VM. */

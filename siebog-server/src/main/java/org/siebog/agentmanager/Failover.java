@@ -72,6 +72,12 @@ public class Failover {
     static final int PARALLELISM = Setting.FAILOVER_PARALLELISM.intValue();
     /** How long a rejoining node waits for the others to take over what still names it. */
     private static final long REJOIN_PATIENCE_MS = 60_000;
+    /**
+     * How long a takeover waits for the others to show views without the departed nodes: they do
+     * within a heartbeat of installing them, and a member that does not answer at all leaves the
+     * view within the failure detector's timeout.
+     */
+    private static final long LEASE_PATIENCE_MS = 30_000;
 
     @Resource
     ManagedThreadFactory threads;
@@ -126,12 +132,15 @@ public class Failover {
                 continue;
             }
             departed.add(entry.node());
-            if (members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name())) {
+            if (isMine(entry, members)) {
                 mine.add(entry);
             }
         }
-        if (!mine.isEmpty()) {
-            awaitLeasesEnd(lease, departed);
+        if (!mine.isEmpty() && !awaitLeasesEnd(lease, departed)) {
+            LOG.warning(() -> cluster.name() + " takes over none of the " + mine.size() + " agents of " + departed + " now: "
+                    + (lease.holds() ? "it could not tell within " + LEASE_PATIENCE_MS / 1000 + " s that their leases had ended (the other"
+                            + " members did not show views without them); it looks again at the next view" : lease.refusal().getMessage()));
+            return;
         }
         // No read of the log up front: each takeover reads its own agent's segments, sharing what
         // the others have fetched already, so the first agents are back before the log is read.
@@ -167,15 +176,36 @@ public class Failover {
      * that is only cut off or paused may still be handling messages until then, and an agent must
      * never run in two places.
      */
-    private static void awaitLeasesEnd(NodeLease lease, Set<String> departed) {
-        long until = departed.stream().mapToLong(lease::surelyExpiredAt).reduce(System.nanoTime(), (a, b) -> b - a > 0 ? b : a);
-        long wait = until - System.nanoTime();
-        if (wait > 0) {
-            LOG.info(() -> String.format("waiting %.0f ms for the leases of %s to end before taking over their agents", wait / 1e6, departed));
+    /**
+     * Waits until the departed nodes' leases have surely ended ({@link NodeLease#surelyExpiredAt}),
+     * which the others' answers to this node's heartbeats may have to show first. False if that took
+     * longer than {@link #LEASE_PATIENCE_MS}, or this node stopped holding its own lease meanwhile.
+     */
+    private static boolean awaitLeasesEnd(NodeLease lease, Set<String> departed) {
+        long began = System.nanoTime();
+        boolean told = false;
+        while (true) {
+            if (!lease.quorate() || lease.mustRejoin() || lease.rejoiningNow()) {
+                return false; // it lost touch itself meanwhile: it takes nothing over
+            }
+            long now = System.nanoTime();
+            long until = departed.stream().mapToLong(lease::surelyExpiredAt).max().orElse(now);
+            if (until - now <= 0 && lease.holds()) {
+                return true;
+            }
+            if (now - began > TimeUnit.MILLISECONDS.toNanos(LEASE_PATIENCE_MS)) {
+                return false;
+            }
+            if (!told) {
+                told = true;
+                LOG.info(() -> until == Long.MAX_VALUE ? "waiting for the other members to leave " + departed + " out of their views"
+                        : String.format("waiting %.0f ms for the leases of %s to end before taking over their agents", (until - now) / 1e6, departed));
+            }
             try {
-                TimeUnit.NANOSECONDS.sleep(wait);
+                TimeUnit.NANOSECONDS.sleep(Math.max(1, Math.min(until - now, TimeUnit.MILLISECONDS.toNanos(50))));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                return false;
             }
         }
     }
@@ -215,11 +245,25 @@ public class Failover {
                 cluster.name(), dropped, took / 1e6));
     }
 
+    /** Whether this node is the survivor that takes over {@code entry}'s agent, of {@code members} (the same choice on every node). */
+    private boolean isMine(DirectoryEntry entry, List<String> members) {
+        return members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name());
+    }
+
     private void takeOver(DirectoryEntry entry, LogReader logged) {
+        List<String> members = cluster.members();
+        if (members.contains(entry.node()) || !isMine(entry, members)) {
+            // The view changed again while this node waited out the leases (two nodes dying a moment apart): the
+            // agent is another survivor's to take over now, or its node is back.
+            return;
+        }
         if (entry.kind() == AgentKind.STATEFUL) {
-            if (!local.resume(entry, logged)) {
-                LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
-                directory.unregister(entry.aid());
+            switch (local.resume(entry, logged)) {
+                case HERE, ELSEWHERE -> { }
+                case GONE -> {
+                    LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
+                    directory.unregister(entry.aid());
+                }
             }
         } else if (entry.kind() == AgentKind.CLIENT) {
             clientAgents.takeOver(entry);

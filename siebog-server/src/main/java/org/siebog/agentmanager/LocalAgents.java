@@ -145,13 +145,13 @@ public class LocalAgents implements LocalInstances {
      * directory points here once it is ready to take messages.
      *
      * @param logged reads the agent's unsaved messages (only its own segments) from the inbox log
-     * @return false when there is nothing to resume from (the agent had not finished starting)
+     * @return whether it runs here now, or on the node that claimed it first, or not at all
      */
-    public boolean resume(DirectoryEntry entry, LogReader logged) {
+    public Resumed resume(DirectoryEntry entry, LogReader logged) {
         AgentRecord record = log.load(entry.aid()).orElse(null);
         AgentClass type = classes.find(entry.agentClass()).orElse(null);
         if (record == null || type == null) {
-            return false;
+            return Resumed.GONE;
         }
         Agent agent;
         try {
@@ -165,9 +165,24 @@ public class LocalAgents implements LocalInstances {
             agent.restoreState(prepared.context(), record.state());
             journal.replayed().forEach(prepared::replay); // ahead of anything a sender here admits next
         });
-        directory.update(entry.movedTo(cluster.name()));
+        // Claimed once it is ready for messages, and only while the directory still places it where it was:
+        // another survivor that claimed it first runs it, and this copy, which has handled nothing, goes.
+        if (!directory.claim(entry.node(), entry.movedTo(cluster.name()))) {
+            host.leave(entry.aid(), mailbox, handledUpTo -> { });
+            return Resumed.ELSEWHERE;
+        }
         mailbox.activate();
-        return true;
+        return Resumed.HERE;
+    }
+
+    /** What became of an agent this node set out to take over. */
+    public enum Resumed {
+        /** It runs here now, from its saved state and logged messages. */
+        HERE,
+        /** Another node claimed it first: it runs there. */
+        ELSEWHERE,
+        /** It had no saved state (it died before it had finished starting) or its class is gone. */
+        GONE
     }
 
     private Mailbox instantiate(DirectoryEntry entry, AgentClass type) {

@@ -218,8 +218,10 @@ public class Mobility implements AgentMoves {
      */
     private DirectoryEntry stayHere(DirectoryEntry entry, SiebogException why) {
         LOG.warning(() -> entry.aid() + " could not move (" + why.getMessage() + "); it carries on on " + cluster.name());
-        if (!local.resume(entry, log.reader())) {
-            LOG.severe(() -> entry.aid() + " has no saved record to carry on from here");
+        LocalAgents.Resumed resumed = local.resume(entry, log.reader());
+        if (resumed != LocalAgents.Resumed.HERE) {
+            LOG.severe(() -> entry.aid() + " could not carry on here: " + (resumed == LocalAgents.Resumed.GONE ? "it has no saved record"
+                    : "another node holds it"));
         }
         departures.close(entry.aid(), waiting -> router.admitHere(waiting.receiver(), waiting.id(), waiting.message()));
         throw new RemoteNodeException(entry.aid() + " did not move (" + why.getMessage() + "); it carries on on " + cluster.name());
@@ -243,8 +245,8 @@ public class Mobility implements AgentMoves {
 
     /**
      * Takes in an agent that another node moves here: resumed from the record it left with and the
-     * messages the log holds after it, as a takeover is; the directory names this node once it is
-     * ready for messages.
+     * messages the log holds after it, as a takeover is; it claims the agent in the directory first,
+     * and until it hosts it, a message the directory sends here is refused as one to try again.
      */
     public void adopt(AID aid) {
         if (!cluster.lease().holds()) {
@@ -258,8 +260,10 @@ public class Mobility implements AgentMoves {
             throw new InvalidAgentRequestException(cluster.name() + " cannot take " + aid + ": its class " + entry.agentClass()
                     + " is not deployed there");
         }
-        if (!local.resume(entry.movedTo(cluster.name()), log.reader())) {
-            throw new InvalidAgentRequestException("no saved state of " + aid + " to carry on from");
+        switch (local.resume(entry, log.reader())) { // claims it from the node it leaves
+            case HERE -> { }
+            case ELSEWHERE -> throw new AgentMovingException(aid, "the directory no longer places it on " + entry.node());
+            case GONE -> throw new InvalidAgentRequestException("no saved state of " + aid + " to carry on from");
         }
     }
 }

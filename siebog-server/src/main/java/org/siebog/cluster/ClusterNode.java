@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.HashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -77,6 +78,10 @@ public class ClusterNode {
     /** Made with the bean, before the node joins: the agents' lanes ask it from their start. */
     private final NodeLease lease = new NodeLease(System.getProperty("jboss.node.name", "node1"));
     private Thread heartbeats;
+    /** Set when the node stops: from then on it never puts itself back on the node list. */
+    private volatile boolean leaving;
+    /** A registration by {@link #stayRegistered} under way. */
+    private final AtomicBoolean registering = new AtomicBoolean();
 
     /** Joins the cluster; {@code requests} serves what other nodes ask of this one. */
     public synchronized void start(String nodeName, String httpAddress, RequestHandler requests) {
@@ -103,6 +108,9 @@ public class ClusterNode {
         }
         nodes.put(name, httpAddress);
         nodes.addListener(new Departures());
+        // Left out and merged back without noticing (a one-way cut): the view listeners see the lease's
+        // verdict again and the node rejoins (agentmanager's Failover), as after a view change.
+        lease.onForfeit(() -> events.execute(() -> afterView(view)));
         onView(channel.getView());
         heartbeats = threads.newThread(this::beat);
         heartbeats.setName("siebog-heartbeats");
@@ -121,8 +129,10 @@ public class ClusterNode {
      * the node list. A node that took itself off the list (it is stopping, or rejoining) is no longer
      * one whose agents this node leaves alone, so its lease must not be renewed from here.
      */
-    public boolean heartbeatFrom(String node) {
-        return nodes.containsKey(node) && lease.answer(node);
+    public byte[] heartbeatFrom(NodeOp.Heartbeat heartbeat) {
+        NodeOp.Heartbeat.Verdict verdict = nodes.containsKey(heartbeat.node()) ? lease.answer(heartbeat.node(), heartbeat.session())
+                : NodeOp.Heartbeat.Verdict.NOT_IN_VIEW;
+        return new NodeOp.Heartbeat.Answer(verdict, lease.members(), lease.lastYesAgo()).toBytes();
     }
 
     /** Takes this node off the node list: the others take over whatever the directory still places on it. */
@@ -135,11 +145,27 @@ public class ClusterNode {
         nodes.put(name, httpAddress);
     }
 
+    /**
+     * Puts this node back on the node list when it is missing while it should be there: when a split
+     * heals, the caches keep the majority's copy of the list (PREFERRED_ALWAYS), which had dropped
+     * this node — also when the node had already put itself back, rejoining, before the caches merged.
+     * Without this the others would answer its heartbeats no forever, and list the cluster without it.
+     */
+    private void stayRegistered() {
+        if (nodes != null && !leaving && lease.quorate() && !lease.mustRejoin() && !lease.rejoiningNow() && !nodes.containsKey(name)
+                && registering.compareAndSet(false, true)) {
+            LOG.info(() -> name + " is missing from the node list (a merge kept a copy without it): it puts itself back");
+            // Not waited for: the heartbeats must not wait on a cache that is still merging.
+            nodes.withFlags(Flag.IGNORE_RETURN_VALUES).putAsync(name, httpAddress).whenComplete((ok, failure) -> registering.set(false));
+        }
+    }
+
     private void beat() {
         long every = NodeLease.heartbeatMillis();
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 lease.beat((node, request) -> request(node, request, NodeLease.LEASE_MS), nodes::containsKey);
+                stayRegistered();
                 Thread.sleep(every);
             } catch (InterruptedException e) {
                 return;
@@ -173,6 +199,7 @@ public class ClusterNode {
         if (channel == null) {
             return;
         }
+        leaving = true;
         if (heartbeats != null) {
             heartbeats.interrupt();
         }
@@ -299,10 +326,7 @@ public class ClusterNode {
                 }
             }
         }
-        // A merge may bring back a copy of the node list from a side that had dropped this node.
-        if (nodes != null && lease.quorate() && !lease.mustRejoin() && !lease.rejoiningNow() && !nodes.containsKey(name)) {
-            register();
-        }
+        stayRegistered();
         List<String> members = members();
         LOG.info(() -> "cluster view " + newView.getViewId() + ": Siebog nodes " + members);
         for (Consumer<List<String>> listener : viewListeners) {

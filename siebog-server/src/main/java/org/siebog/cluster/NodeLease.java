@@ -1,9 +1,12 @@
 package org.siebog.cluster;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,11 +58,28 @@ public final class NodeLease {
     private volatile boolean forfeited;
     private volatile boolean rejoining;
     private volatile int epoch;
+    /** This membership of the node's: a new one each time it rejoins (a heartbeat names it). */
+    private volatile long session = ThreadLocalRandom.current().nextLong();
+    /** Called when an answer tells this node it was left out meanwhile ({@link #forfeit}). */
+    private volatile Runnable onForfeit = () -> { };
     /**
-     * When this node last answered each member's heartbeat from within the same view, or saw it leave
-     * the view (nanoTime). Keyed by node names, which the cluster's configuration bounds.
+     * When this node last said yes to each member's heartbeat, or saw it join (nanoTime). Keyed by
+     * node names, which the cluster's configuration bounds.
      */
     private final Map<String, Long> answered = new ConcurrentHashMap<>();
+    /** When each node left this node's view (nanoTime). */
+    private final Map<String, Long> leftAt = new ConcurrentHashMap<>();
+    /** The session each member last named in its heartbeat here, while in this node's view. */
+    private final Map<String, Long> sessions = new ConcurrentHashMap<>();
+    /** The session each departed node had when it left this node's view: it is never renewed again here. */
+    private final Map<String, Long> leftOutSessions = new ConcurrentHashMap<>();
+    /** The quorum each departed node measured itself against when it left this node's view. */
+    private final Map<String, Quorum> departedFrom = new ConcurrentHashMap<>();
+    /**
+     * Per member (the outer key), since when (nanoTime of the first such answer here) its answers have
+     * shown a view without each node (the inner key): from then on it renews nothing of that node's.
+     */
+    private final Map<String, Map<String, Long>> leftOutBy = new ConcurrentHashMap<>();
 
     NodeLease(String self) {
         this(self, System::nanoTime);
@@ -75,13 +95,13 @@ public final class NodeLease {
 
     /** True while this node may admit and handle messages for its agents. Cheap: asked before every message. */
     public boolean holds() {
-        return quorate && !rejoining && (alone || clock.getAsLong() - leaseUntil < 0);
+        return quorate && !forfeited && !rejoining && (alone || clock.getAsLong() - leaseUntil < 0);
     }
 
     /** Why this node admits nothing now, for the 503 its API answers (and a sending node passes on). */
     public RemoteNodeException refusal() {
         String why;
-        if (rejoining) {
+        if (rejoining || forfeited && quorate) {
             why = " is rejoining the cluster after it lost touch with it; its agents are being taken over by the other nodes";
         } else if (!quorate) {
             why = " is cut off from the majority of the cluster (it sees " + members + " of " + quorum() + "); its agents are being taken"
@@ -115,6 +135,7 @@ public final class NodeLease {
     public void rejoining() {
         rejoining = true;
         forfeited = false;
+        session = ThreadLocalRandom.current().nextLong(); // the member it comes back as
     }
 
     public boolean rejoiningNow() {
@@ -126,12 +147,55 @@ public final class NodeLease {
     }
 
     /**
-     * The earliest moment ({@link System#nanoTime()}) at which {@code node}, gone from this node's view,
-     * has surely stopped admitting and handling messages: its last lease from this node ran out.
+     * The earliest moment ({@link System#nanoTime()}) at which {@code node}, gone from this node's
+     * view, has surely stopped admitting and handling messages: its last lease ran out. Long.MAX_VALUE
+     * while that cannot be known yet: the others install a view at slightly different times (seconds
+     * apart on a starved machine), and until enough of them have shown, in their answers to this node's
+     * heartbeats, a view without {@code node}, it may still be renewing its lease with their help.
+     *
+     * <p>{@code node} renews its lease when a quorum of the view it was in (itself included) says yes
+     * at once; each other member N said yes for the last time at some moment s(N) (this node: its last
+     * yes before its view left {@code node} out; a member still here: the last yes it reports in the
+     * first answer whose view leaves {@code node} out; a member gone from here: when it went). A
+     * paused or cut-off node stops asking, or its questions stop arriving, well before the view
+     * changes, so its lease has usually ended by the time the view leaves it out. The last moment {@code node} can have held a quorum of yeses is the
+     * s(N) at which, counting down from the latest, the yeses first make a quorum; its lease ends
+     * {@link #LEASE_MS} after that, and {@link #MARGIN_MS} covers the answers' way back and the clocks.
      */
     public long surelyExpiredAt(String node) {
-        long lastAnswered = answered.getOrDefault(node, clock.getAsLong());
-        return lastAnswered + LEASE_NANOS + TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+        long now = clock.getAsLong();
+        long margin = LEASE_NANOS + TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+        Quorum of = departedFrom.get(node);
+        if (members.contains(node) || of == null) {
+            // It left the node list but not the view (it stops, or rejoins, by itself and is answered no from
+            // then on), or it left before this node was there to see it.
+            return answered.getOrDefault(node, now) + margin;
+        }
+        List<String> yeses = new ArrayList<>(List.of(node));
+        if (of.heldBy(yeses)) {
+            return Long.MAX_VALUE; // it needs nobody's yes (the older of two): never taken over from here
+        }
+        List<String> others = of.reference().stream().filter(other -> !other.equals(node))
+                .sorted(Comparator.comparing((String other) -> stoppedRenewing(other, node)).reversed()).toList();
+        for (String other : others) {
+            yeses.add(other);
+            if (of.heldBy(yeses)) {
+                long last = stoppedRenewing(other, node);
+                return last == Long.MAX_VALUE ? last : last + margin;
+            }
+        }
+        return now + margin;
+    }
+
+    /** When {@code member} said yes to {@code node}'s heartbeats for the last time, as far as this node can tell; Long.MAX_VALUE if it may yet. */
+    private long stoppedRenewing(String member, String node) {
+        if (member.equals(self)) {
+            return answered.getOrDefault(node, clock.getAsLong()); // its view has left node out: no more yeses from here
+        }
+        if (!members.contains(member)) {
+            return leftAt.getOrDefault(member, clock.getAsLong()); // when it left this node's view
+        }
+        return leftOutBy.getOrDefault(member, Map.of()).getOrDefault(node, Long.MAX_VALUE);
     }
 
     /**
@@ -161,17 +225,23 @@ public final class NodeLease {
         if (alone && newMembers.size() > 1) {
             leaseUntil = now + LEASE_NANOS; // nobody can have taken over from a node that was on its own
         }
-        quorum = quorum.next(newMembers);
         for (String member : newMembers) {
             answered.putIfAbsent(member, now); // a newcomer's lease counts from now: waiting longer is safe
+            departedFrom.remove(member);
         }
         for (String departed : members) {
             if (!newMembers.contains(departed)) {
-                // Its lease may also have been renewed by a member that installs this view a little later
-                // than this node: counted from now, not from this node's last answer (MARGIN_MS covers the rest).
-                answered.put(departed, now);
+                leftAt.put(departed, now); // from now on this node says no to it
+                departedFrom.put(departed, quorum);
+                Long lastSession = sessions.remove(departed);
+                if (lastSession != null && holdsQuorum) {
+                    // Only a side that holds the quorum takes a departed node's agents over; a minority
+                    // that lost sight of the others has taken nothing from them.
+                    leftOutSessions.put(departed, lastSession);
+                }
             }
         }
+        quorum = quorum.next(newMembers);
         members = List.copyOf(newMembers);
         alone = newMembers.size() == 1;
         quorate = holdsQuorum;
@@ -191,18 +261,53 @@ public final class NodeLease {
     }
 
     /**
-     * Answers {@code node}'s heartbeat: whether it is in this node's view; if so, remembers when, for
-     * {@link #surelyExpiredAt}. Not whether both are in the same view: the members of a cluster install
-     * a new view at slightly different times (seconds apart on a starved machine), and what the asking
-     * node must know is only that this one will not take over its agents, which it does only once its
-     * view has left the asking node out.
+     * Answers {@code node}'s heartbeat: whether it is in this node's view as the member it has been
+     * since its {@code session} began; if so, remembers when, for {@link #surelyExpiredAt}. Not
+     * whether both are in the same view: the members of a cluster install a new view at slightly
+     * different times (seconds apart on a starved machine), and what the asking node must know is
+     * only that this one will not take over its agents, which it does only once its view has left the
+     * asking node out. A node left out of this view and merged back in the same session is told so
+     * ({@link NodeOp.Heartbeat.Verdict#LEFT_OUT}): its agents may have been taken over meanwhile, even
+     * if its own view never changed (a one-way cut), and it must rejoin empty.
      */
-    public boolean answer(String node) {
+    public NodeOp.Heartbeat.Verdict answer(String node, long session) {
         if (!members.contains(node)) {
-            return false;
+            return NodeOp.Heartbeat.Verdict.NOT_IN_VIEW;
         }
+        if (Long.valueOf(session).equals(leftOutSessions.get(node))) {
+            return NodeOp.Heartbeat.Verdict.LEFT_OUT;
+        }
+        sessions.put(node, session);
         answered.put(node, clock.getAsLong());
-        return true;
+        return NodeOp.Heartbeat.Verdict.IN_VIEW;
+    }
+
+    /** This node's view, as its answers to heartbeats show it. */
+    public List<String> members() {
+        return members;
+    }
+
+    /** What to run when this node learns from an answer that it was left out ({@link #forfeit}). */
+    void onForfeit(Runnable action) {
+        this.onForfeit = action;
+    }
+
+    /**
+     * An answer said this node was left out of the answering node's view since its session began:
+     * the others may own its agents now. It admits and handles nothing from here on, drops the saves
+     * it asked for, and rejoins empty.
+     */
+    private void forfeit(String by) {
+        synchronized (this) {
+            if (forfeited || rejoining) {
+                return;
+            }
+            forfeited = true;
+            epoch++;
+        }
+        LOG.warning(() -> self + " learnt from " + by + " that it was left out of the view and merged back: it admits and handles"
+                + " nothing for its agents, and rejoins empty");
+        onForfeit.run();
     }
 
     /**
@@ -216,7 +321,7 @@ public final class NodeLease {
             return;
         }
         long sent = clock.getAsLong();
-        byte[] request = new NodeOp.Heartbeat(self).toBytes();
+        byte[] request = new NodeOp.Heartbeat(self, session).toBytes();
         Quorum of = reference(); // the view itself, less the nodes that left gracefully (when it lacks the quorum, no lease helps)
         List<String> inView = new CopyOnWriteArrayList<>(List.of(self));
         if (of.heldBy(inView)) {
@@ -227,15 +332,42 @@ public final class NodeLease {
             if (node.equals(self) || !ready.test(node)) {
                 continue; // a node whose Siebog has not started (or has left the node list) cannot answer
             }
-            ask.apply(node, request).thenAccept(answer -> {
-                if (NodeOp.Heartbeat.inView(answer)) {
-                    inView.add(node);
-                    if (of.heldBy(inView) && renewed.getAndIncrement() == 0) {
-                        renew(sent);
+            ask.apply(node, request).thenAccept(bytes -> NodeOp.Heartbeat.Answer.read(bytes).ifPresent(answer -> {
+                sawView(node, answer);
+                switch (answer.verdict()) {
+                    case IN_VIEW -> {
+                        inView.add(node);
+                        if (of.heldBy(inView) && renewed.getAndIncrement() == 0) {
+                            renew(sent);
+                        }
                     }
+                    case LEFT_OUT -> forfeit(node);
+                    case NOT_IN_VIEW -> { }
                 }
-            });
+            }));
         }
+    }
+
+    /** {@code member}'s view as its answer just showed it: which nodes it no longer renews, and their last yes from it. */
+    private void sawView(String member, NodeOp.Heartbeat.Answer answer) {
+        long now = clock.getAsLong();
+        Map<String, Long> leftOut = leftOutBy.computeIfAbsent(member, m -> new ConcurrentHashMap<>());
+        leftOut.keySet().removeIf(answer.members()::contains);
+        for (String node : departedFrom.keySet()) {
+            if (!answer.members().contains(node)) {
+                // Its last yes was at most that long before now (it answered before this node read the answer).
+                Long ago = answer.lastYesAgo().get(node);
+                leftOut.putIfAbsent(node, ago == null ? now : now - TimeUnit.MILLISECONDS.toNanos(Math.max(0, ago)));
+            }
+        }
+    }
+
+    /** For each node this node has said yes to, how long ago it last did (ms), for {@link NodeOp.Heartbeat.Answer}. */
+    public Map<String, Long> lastYesAgo() {
+        long now = clock.getAsLong();
+        Map<String, Long> ago = new java.util.HashMap<>();
+        answered.forEach((node, at) -> ago.put(node, TimeUnit.NANOSECONDS.toMillis(now - at)));
+        return ago;
     }
 
     private synchronized void renew(long sent) {

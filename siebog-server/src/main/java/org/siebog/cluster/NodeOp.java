@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 
@@ -29,7 +30,7 @@ import org.siebog.platform.NodeEvent;
 public sealed interface NodeOp {
 
     /** The version of the protocol this build speaks; raised whenever any operation's fields change. */
-    int VERSION = 2;
+    int VERSION = 3;
 
     /** Its code on the wire: never reused for another operation. */
     int code();
@@ -389,10 +390,11 @@ public sealed interface NodeOp {
     }
 
     /**
-     * {@code node} asks whether it is in the receiving node's view: answered with a success and 1 if
-     * so, 0 if not. Renews the asking node's {@link NodeLease}.
+     * {@code node} asks whether it is in the receiving node's view, as the member it has been since
+     * {@code session} began (a node starts a new session whenever it rejoins): answered with a
+     * {@link Answer}. Renews the asking node's {@link NodeLease}.
      */
-    record Heartbeat(String node) implements NodeOp {
+    record Heartbeat(String node, long session) implements NodeOp {
         static final int CODE = 13;
 
         @Override
@@ -402,23 +404,69 @@ public sealed interface NodeOp {
 
         @Override
         public void writeFields(Wire.Writer out) {
-            out.string(node);
+            out.string(node).int64(session);
         }
 
         static Heartbeat readFields(Wire.Reader in) throws IOException {
-            return new Heartbeat(in.string());
+            return new Heartbeat(in.string(), in.int64());
         }
 
-        public static byte[] answer(boolean inView) {
-            return NodeAnswer.successWriter().octet(inView ? 1 : 0).toBytes();
+        /** What the answering node says of the asking one. */
+        public enum Verdict {
+            /** In its view, as the member it has been all along: renews the lease. */
+            IN_VIEW,
+            /** Not in its view (or not on the node list): renews nothing. */
+            NOT_IN_VIEW,
+            /**
+             * In its view again, but it was left out of it since the asking node's session began: the
+             * others may have taken its agents over meanwhile, so it must give them up and rejoin.
+             */
+            LEFT_OUT
         }
 
-        /** Reads {@link #answer}: false for a refusal or an unreadable answer too (neither renews a lease). */
-        static boolean inView(byte[] answer) {
-            try {
-                return NodeAnswer.afterSuccess(answer).octet() == 1;
-            } catch (IOException | RuntimeException e) {
-                return false;
+        /**
+         * @param verdict    what the answering node says of the asking one
+         * @param members    the answering node's view, so that a node about to take over a departed
+         *                   node's agents knows when the others stopped renewing its lease
+         * @param lastYesAgo for each node it has said yes to, how long ago it last did (ms): the latest
+         *                   a node it has left out can have renewed its lease with its help
+         */
+        public record Answer(Verdict verdict, List<String> members, Map<String, Long> lastYesAgo) {
+            public Answer {
+                members = List.copyOf(members);
+                lastYesAgo = Map.copyOf(lastYesAgo);
+            }
+
+            public byte[] toBytes() {
+                Wire.Writer out = NodeAnswer.successWriter().octet(verdict.ordinal()).integer(members.size());
+                members.forEach(out::string);
+                out.integer(lastYesAgo.size());
+                lastYesAgo.forEach((node, ago) -> out.string(node).int64(ago));
+                return out.toBytes();
+            }
+
+            /** Reads {@link #toBytes}: empty for a refusal or an unreadable answer (neither renews a lease). */
+            static Optional<Answer> read(byte[] answer) {
+                try {
+                    Wire.Reader in = NodeAnswer.afterSuccess(answer);
+                    int verdict = in.octet();
+                    int n = in.integer();
+                    if (verdict >= Verdict.values().length || n < 0) {
+                        return Optional.empty();
+                    }
+                    List<String> members = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        members.add(in.string());
+                    }
+                    int m = in.integer();
+                    Map<String, Long> lastYesAgo = new HashMap<>();
+                    for (int i = 0; i < m; i++) {
+                        lastYesAgo.put(in.string(), in.int64());
+                    }
+                    return Optional.of(new Answer(Verdict.values()[verdict], members, lastYesAgo));
+                } catch (IOException | RuntimeException e) {
+                    return Optional.empty();
+                }
             }
         }
     }

@@ -127,7 +127,7 @@ public class NodeRequests implements RequestHandler {
         } else if (request instanceof NodeOp.DeviceRates) {
             response.send(NodeOp.DeviceRates.answer(devices.messageRates()), false);
         } else if (request instanceof NodeOp.Heartbeat heartbeat) {
-            response.send(NodeOp.Heartbeat.answer(cluster.heartbeatFrom(heartbeat.node())), false);
+            response.send(cluster.heartbeatFrom(heartbeat), false);
         } else if (request instanceof NodeOp.Sniffed sniffed) {
             sniffer.copyArrived(sniffed.watchId(), sniffed.copy());
             response.send(answer(() -> { }), false);

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -174,6 +175,11 @@ public class AgentHost {
     public void discard(AID aid) {
         mailboxes.remove(aid);
         balanced.remove(aid);
+    }
+
+    /** The agents that live on this node only (not its instances of balanced stateless agents), in no order. */
+    public Stream<AID> owned() {
+        return mailboxes.keySet().stream().filter(aid -> !balanced.contains(aid));
     }
 
     public int count() {

@@ -19,6 +19,14 @@ public interface AgentDirectory {
     /** Records that an agent now runs on another node (after a failover). */
     void update(DirectoryEntry entry);
 
+    /**
+     * Takes over {@code entry.aid()} for a new owner atomically: true when the directory still placed
+     * it on {@code from} and now places it as {@code entry} says; false when another node took it
+     * first (or it was stopped). Two survivors that both think an agent is theirs (views that changed
+     * twice in quick succession) never both start it.
+     */
+    boolean claim(String from, DirectoryEntry entry);
+
     void unregister(AID aid);
 
     Collection<DirectoryEntry> all();

@@ -88,6 +88,20 @@ public class InfinispanAgentDirectory implements AgentDirectory {
     }
 
     @Override
+    public boolean claim(String from, DirectoryEntry entry) {
+        String key = entry.aid().toString();
+        while (true) {
+            String current = cache.get(key);
+            if (current == null || !DirectoryEntry.fromJson(entry.aid(), current).node().equals(from)) {
+                return false;
+            }
+            if (cache.replace(key, current, entry.toJson())) { // a compare-and-set on the key's primary owner
+                return true;
+            }
+        }
+    }
+
+    @Override
     public void unregister(AID aid) {
         cache.withFlags(Flag.IGNORE_RETURN_VALUES).remove(aid.toString());
     }

@@ -42,8 +42,8 @@ import org.siebog.message.MessageId;
 import org.siebog.platform.Setting;
 
 /**
- * Writes what failover needs into two distributed caches with two owners each, so one node's
- * death loses none of it: every message admitted to a stateful agent ({@code inbox}) and the
+ * Writes what failover needs into two distributed caches with {@code siebog.replication.copies}
+ * owners each (2 unless set: one node's death loses none of it; 3: two at once lose none): every message admitted to a stateful agent ({@code inbox}) and the
  * agent's {@link AgentRecord} after it has handled some ({@code agent-state}).
  *
  * <p>The inbox is a log of segments: one writer thread takes everything admitted since its last

@@ -20,7 +20,7 @@ import org.siebog.platform.Setting;
  * {@code POST /api/messages} with an {@code Idempotency-Key}: however often, and through whichever
  * nodes, a caller posts a message under one key, each stateful receiver handles it once. The first
  * post stores the identities it gives the receivers in the Infinispan cache {@code idempotency-keys}
- * (distributed, two owners), under the caller and the key; every post under that key goes under
+ * (distributed, siebog.replication.copies owners), under the caller and the key; every post under that key goes under
  * those identities ({@link IdentifiedPosts}), so a receiver that admitted an earlier copy drops it
  * and answers admitted, and one that never got it admits it now.
  *

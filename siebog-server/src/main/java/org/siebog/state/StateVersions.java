@@ -12,7 +12,7 @@ import org.siebog.directory.StringCaches;
 
 /**
  * Every agent's current state version, cluster-wide: the Infinispan cache {@code state-versions}
- * (distributed, two owners). Advancing a version is a compare-and-set on the key's primary owner,
+ * (distributed, siebog.replication.copies owners). Advancing a version is a compare-and-set on the key's primary owner,
  * so of two devices saving the same version exactly one wins, on any nodes; Cassandra then only
  * has to keep the highest version it is given, which plain writes do (no lightweight transaction).
  *

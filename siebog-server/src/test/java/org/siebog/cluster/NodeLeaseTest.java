@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
+import org.siebog.cluster.NodeOp.Heartbeat.Verdict;
 
 /** The lease's rules on a clock the test moves: nothing here waits. */
 class NodeLeaseTest {
@@ -29,9 +30,24 @@ class NodeLeaseTest {
         return lease;
     }
 
-    /** Answers a round of heartbeats as {@code inView} says, at once. */
+    /** Answers a round of heartbeats as {@code inView} says, at once, each answering node's view being all three. */
     private static BiFunction<String, byte[], CompletableFuture<byte[]>> answers(Map<String, Boolean> inView) {
-        return (node, request) -> CompletableFuture.completedFuture(NodeOp.Heartbeat.answer(inView.getOrDefault(node, false)));
+        return (node, request) -> CompletableFuture.completedFuture(new NodeOp.Heartbeat.Answer(
+                inView.getOrDefault(node, false) ? Verdict.IN_VIEW : Verdict.NOT_IN_VIEW, THREE, Map.of()).toBytes());
+    }
+
+    /** Heartbeats answered by the other nodes' leases themselves, as ClusterNode answers them. */
+    private static BiFunction<String, byte[], CompletableFuture<byte[]>> answeredBy(Map<String, NodeLease> others) {
+        return (node, request) -> {
+            try {
+                NodeOp.Heartbeat heartbeat = (NodeOp.Heartbeat) NodeOp.read(new Wire.Reader(request, 0, request.length));
+                NodeLease other = others.get(node);
+                return CompletableFuture.completedFuture(new NodeOp.Heartbeat.Answer(other.answer(heartbeat.node(), heartbeat.session()),
+                        other.members(), other.lastYesAgo()).toBytes());
+            } catch (java.io.IOException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        };
     }
 
     @Test
@@ -97,17 +113,84 @@ class NodeLeaseTest {
         assertEquals(epoch + 1, lease.epoch(), "a save asked for before is not stored after");
     }
 
+    /** node3 answers a round of heartbeats: yes, its view is {@code view}, and it last said yes to node2 {@code ago} ms ago. */
+    private static BiFunction<String, byte[], CompletableFuture<byte[]>> node3Says(List<String> view, long ago) {
+        return (node, request) -> CompletableFuture.completedFuture(new NodeOp.Heartbeat.Answer(Verdict.IN_VIEW, view,
+                Map.of("node2", ago)).toBytes());
+    }
+
     @Test
-    void theOthersWaitOutADepartedNodesLeaseFromWhenItLeftTheirView() {
+    void theOthersWaitOutADepartedNodesLeaseUntilEveryoneItCouldCountOnHasLeftItOut() {
         NodeLease lease = inCluster("node1");
-        assertTrue(lease.answer("node2"));
-        assertFalse(lease.answer("node9"), "not a member");
+        assertEquals(Verdict.IN_VIEW, lease.answer("node2", 7));
+        assertEquals(Verdict.NOT_IN_VIEW, lease.answer("node9", 7), "not a member");
         now.addAndGet(700 * MS);
-        long left = now.get();
         lease.viewChanged("node1#2", List.of("node1", "node3"));
-        assertEquals(left + LEASE + MARGIN, lease.surelyExpiredAt("node2"),
-                "a member that installs the view later may have answered it until then");
-        assertFalse(lease.answer("node2"), "once left out, never renewed from here");
+        assertEquals(Verdict.NOT_IN_VIEW, lease.answer("node2", 7), "once left out, never renewed from here");
+        assertEquals(Long.MAX_VALUE, lease.surelyExpiredAt("node2"),
+                "node3 may not have installed the view yet, and its yes alone renews node2's lease");
+
+        now.addAndGet(1500 * MS); // node3 installs it late, and said yes to node2 meanwhile
+        lease.beat(node3Says(THREE, 0), node -> true);
+        assertEquals(Long.MAX_VALUE, lease.surelyExpiredAt("node2"));
+        now.addAndGet(300 * MS);
+        lease.beat(node3Says(List.of("node1", "node3"), 200), node -> true);
+        assertEquals(now.get() - 200 * MS + LEASE + MARGIN, lease.surelyExpiredAt("node2"), "from node3's last yes, the later of the two");
+    }
+
+    @Test
+    void aNodeThatFellSilentLongBeforeTheViewLeftItOutIsTakenOverAtOnce() {
+        NodeLease lease = inCluster("node1");
+        long lastYes = now.get();
+        assertEquals(Verdict.IN_VIEW, lease.answer("node2", 7));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(7)); // paused: it asked nothing more; the failure detector took 7 s
+        lease.viewChanged("node1#2", List.of("node1", "node3"));
+        lease.beat(node3Says(List.of("node1", "node3"), 7000), node -> true);
+        assertEquals(lastYes + LEASE + MARGIN, lease.surelyExpiredAt("node2"));
+        assertTrue(lease.surelyExpiredAt("node2") < now.get(), "its lease ended long ago");
+    }
+
+    @Test
+    void aNodeLeftOutAndMergedBackWithoutNoticingIsToldToRejoin() {
+        NodeLease node1 = inCluster("node1");
+        NodeLease node2 = inCluster("node2");
+        NodeLease node3 = inCluster("node3");
+        AtomicLong forfeits = new AtomicLong();
+        node3.onForfeit(forfeits::incrementAndGet);
+        Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
+        node3.beat(answeredBy(all), node -> true);
+        assertTrue(node3.holds());
+
+        // node1 and node2 stop hearing node3 (a one-way cut) and leave it out; node3's view never changes.
+        node1.viewChanged("node1#2", List.of("node1", "node2"));
+        node2.viewChanged("node1#2", List.of("node1", "node2"));
+        node1.viewChanged("node1#3", THREE); // merged back before node3 asked again
+        node2.viewChanged("node1#3", THREE);
+        node3.beat(answeredBy(all), node -> true);
+        assertFalse(node3.holds(), "its agents may have been taken over meanwhile");
+        assertTrue(node3.mustRejoin());
+        assertEquals(1, forfeits.get(), "told once, so that it rejoins");
+        assertTrue(node3.refusal().getMessage().contains("rejoining"), node3.refusal().getMessage());
+
+        node3.rejoining();
+        node3.rejoined();
+        node3.beat(answeredBy(all), node -> true);
+        assertTrue(node3.holds(), "as a new member, it is renewed again");
+    }
+
+    @Test
+    void aMinorityThatLostSightOfTheOthersNeverTellsThemTheyWereLeftOut() {
+        NodeLease node1 = inCluster("node1");
+        NodeLease node2 = inCluster("node2");
+        NodeLease node3 = inCluster("node3");
+        Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
+        node1.beat(answeredBy(all), node -> true);
+
+        node2.viewChanged("node2#2", List.of("node2")); // node2 is cut off: it left the others out, but took nothing over
+        node2.viewChanged("node2#3", THREE);
+        node1.beat(answeredBy(all), node -> true);
+        assertTrue(node1.holds(), "node1 was never left out by a side that could take its agents over");
+        assertFalse(node1.mustRejoin());
     }
 
     @Test

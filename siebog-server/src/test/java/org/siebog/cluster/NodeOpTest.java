@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -60,7 +61,7 @@ class NodeOpTest {
                 new NodeOp.MoveAgent(A, "node2", null, true),
                 new NodeOp.MoveAgent(B, null, "d-1a2b3c4d", false),
                 new NodeOp.AdoptAgent(B),
-                new NodeOp.Heartbeat("node3"),
+                new NodeOp.Heartbeat("node3", -4_611_686_018_427_387_904L),
                 new NodeOp.Event(new NodeEvent(NodeEvent.Type.DEVICE_JOINED, "node2", 1_795_600_000_000L,
                         Map.of("device", "d-1a2b3c4d", "label", "lab PC 7", "computeUnits", "100.0"))),
                 new NodeOp.Watch("node1/w-1", "node1", new SniffFilter(Set.of(A, B), Set.of("c-7")), 30_000),
@@ -148,7 +149,7 @@ class NodeOpTest {
         byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
         bytes[0] = 1;
         IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-        assertEquals("node protocol version 1 (this node speaks version 2; the cluster's nodes must run one build)", e.getMessage());
+        assertEquals("node protocol version 1 (this node speaks version 3; the cluster's nodes must run one build)", e.getMessage());
     }
 
     @Test
@@ -157,7 +158,7 @@ class NodeOpTest {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 2 has codes 1 to 13)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 3 has codes 1 to 13)", e.getMessage());
         }
     }
 
@@ -204,7 +205,7 @@ class NodeOpTest {
 
         answer[0] = 9;
         IOException e = assertThrows(IOException.class, () -> NodeAnswer.reader(answer));
-        assertEquals("an answer in node protocol version 9 (this node speaks version 2)", e.getMessage());
+        assertEquals("an answer in node protocol version 9 (this node speaks version 3)", e.getMessage());
     }
 
     @Test
@@ -221,11 +222,16 @@ class NodeOpTest {
     }
 
     @Test
-    void aHeartbeatIsAnsweredInTheViewOrNotAndAnythingElseRenewsNothing() {
-        assertTrue(NodeOp.Heartbeat.inView(NodeOp.Heartbeat.answer(true)));
-        assertFalse(NodeOp.Heartbeat.inView(NodeOp.Heartbeat.answer(false)));
-        assertFalse(NodeOp.Heartbeat.inView(NodeAnswer.of(new org.siebog.api.RemoteNodeException("node3", "leaving"))), "a refusal");
-        assertFalse(NodeOp.Heartbeat.inView(new byte[] {(byte) NodeOp.VERSION}), "a truncated answer");
+    void aHeartbeatIsAnsweredWithAVerdictAndAViewAndAnythingElseIsNoAnswer() {
+        for (NodeOp.Heartbeat.Verdict verdict : NodeOp.Heartbeat.Verdict.values()) {
+            NodeOp.Heartbeat.Answer answer = new NodeOp.Heartbeat.Answer(verdict, List.of("node1", "node3"), Map.of("node2", 1500L));
+            assertEquals(Optional.of(answer), NodeOp.Heartbeat.Answer.read(answer.toBytes()));
+        }
+        assertEquals(Optional.empty(), NodeOp.Heartbeat.Answer.read(NodeAnswer.of(new org.siebog.api.RemoteNodeException("node3", "leaving"))),
+                "a refusal");
+        assertEquals(Optional.empty(), NodeOp.Heartbeat.Answer.read(new byte[] {(byte) NodeOp.VERSION}), "a truncated answer");
+        byte[] unknownVerdict = NodeAnswer.successWriter().octet(9).integer(0).integer(0).toBytes();
+        assertEquals(Optional.empty(), NodeOp.Heartbeat.Answer.read(unknownVerdict));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.siebog.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.siebog.it.SiebogApi.aid;
 import static org.siebog.it.SiebogApi.message;
@@ -81,6 +82,13 @@ class AgentLifecycleIT {
         assertEquals(200, found.status(), found::toString);
         assertEquals(listed, found.object());
         assertEquals(List.of("started"), siebog.records("lifecycle").events());
+        // The node itself lists it among the agents that live on it, and says it acts for them.
+        JsonObject here = siebog.get("nodes/here").object();
+        assertEquals(node, here.getString("name"), here::toString);
+        assertTrue(here.getBoolean("acting"), here::toString);
+        assertFalse(here.containsKey("refusal"), () -> "only a node that does not act says why: " + here);
+        assertEquals(List.of(node), here.getJsonArray("view").getValuesAs(jakarta.json.JsonString::getString), here::toString);
+        assertTrue(siebog.get("nodes/here/agents").array().getValuesAs(jakarta.json.JsonString::getString).contains(aid("lifecycle")));
 
         Reply stopped = siebog.delete("agents/" + aid("lifecycle"));
         assertEquals(204, stopped.status(), stopped::toString);
@@ -88,6 +96,7 @@ class AgentLifecycleIT {
         SiebogApi.await("the stopped agent leaves the list", () -> !siebog.agents().containsKey(aid("lifecycle")));
         assertEquals(List.of("started", "stopped"), siebog.records("lifecycle").events(), "onStop ran once");
         siebog.get("agents/" + aid("lifecycle")).assertError(404);
+        assertFalse(siebog.get("nodes/here/agents").array().getValuesAs(jakarta.json.JsonString::getString).contains(aid("lifecycle")));
 
         // Its name is free again.
         siebog.startAgent("Recorder", "lifecycle");

@@ -90,6 +90,8 @@ class ApiAccessIT {
                 new Endpoint("GET /agents", READERS, c -> c.api.get("agents")),
                 new Endpoint("GET /agents/{aid}", READERS, c -> c.api.get("agents/" + c.witness)),
                 new Endpoint("GET /nodes", READERS, c -> c.api.get("nodes")),
+                new Endpoint("GET /nodes/here", READERS, c -> c.api.get("nodes/here")),
+                new Endpoint("GET /nodes/here/agents", READERS, c -> c.api.get("nodes/here/agents")),
                 new Endpoint("GET /metrics", READERS, c -> c.api.get("metrics")),
                 new Endpoint("GET /events", READERS, c -> c.api.getStream("events")),
                 new Endpoint("GET /me", READERS, c -> c.api.get("me")),

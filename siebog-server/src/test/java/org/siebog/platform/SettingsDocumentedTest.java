@@ -38,6 +38,26 @@ class SettingsDocumentedTest {
         }
     }
 
+    /** Some settings are read by WildFly itself, as expressions in the server's configuration (cluster-profile.cli). */
+    @Test
+    void everySettingOfTheServerConfigurationIsInTheReadmeWithItsDefault() throws IOException {
+        Map<String, String> documented = new HashMap<>();
+        Matcher row = ROW.matcher(Files.readString(MODULE.resolveSibling("README.md")));
+        while (row.find()) {
+            documented.put(row.group(1), row.group(2).replace("`", "").trim());
+        }
+        Matcher expression = Pattern.compile("\\$\\{(siebog\\.[a-z.-]+):([^}]*)}").matcher(Files.readString(MODULE.resolve("src/main/wildfly/cluster-profile.cli")));
+        int found = 0;
+        while (expression.find()) {
+            found++;
+            String cell = documented.get(expression.group(1));
+            assertTrue(cell != null, expression.group(1) + " (cluster-profile.cli) is missing from the README's configuration table");
+            assertTrue(cell.startsWith(expression.group(2)), expression.group(1) + ": the README says the default is '" + cell
+                    + "', cluster-profile.cli says '" + expression.group(2) + "'");
+        }
+        assertTrue(found >= 3, found + " settings in cluster-profile.cli");
+    }
+
     @Test
     void noOtherClassReadsASiebogProperty() throws IOException {
         Pattern read = Pattern.compile("(getProperty|getInteger|getLong|getBoolean)\\(\"siebog\\.");

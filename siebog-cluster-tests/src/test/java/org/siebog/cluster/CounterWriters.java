@@ -1,0 +1,118 @@
+package org.siebog.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+
+/**
+ * A client's load on Counters, as a careful REST client posts it: one writer per Counter posting
+ * numbered INFORMs (1, 2, 3, ...) under an {@code Idempotency-Key} each, the next once the last was
+ * admitted (202). A 503 (refused: the agent is being taken over, the node is cut off) and a post with
+ * no answer within {@link #TIMEOUT} are posted again, under the same key. So every number is admitted
+ * once, in order, and the Counter's report must say exactly that: handled = highest = the last number
+ * admitted, no gaps, no repeats, nothing out of order.
+ */
+final class CounterWriters implements AutoCloseable {
+
+    /** What a client waits for an answer before it posts again: well past a takeover (10 s), well short of the API's own 35 s. */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final AtomicBoolean writing = new AtomicBoolean(true);
+    private final Map<String, AtomicLong> admitted = new ConcurrentHashMap<>();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong unanswered = new AtomicLong();
+    private final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+    private final List<Thread> writers = new ArrayList<>();
+
+    /** Starts one writer per counter, posting through the node {@code through} names (asked before every post). */
+    CounterWriters(LocalCluster cluster, String run, List<String> counters, IntSupplier through) {
+        for (String counter : counters) {
+            AtomicLong n = new AtomicLong();
+            admitted.put(counter, n);
+            Thread writer = new Thread(() -> {
+                try {
+                    while (writing.get()) {
+                        long next = n.get() + 1;
+                        int status = cluster.api(through.getAsInt()).tellOnce(counter, Long.toString(next), run + "-" + counter + "-" + next, TIMEOUT);
+                        if (status == 202) {
+                            n.set(next);
+                        } else if (status == 0) {
+                            unanswered.incrementAndGet();
+                        } else {
+                            assertEquals(503, status, () -> "message " + next + " to " + counter);
+                            refused.incrementAndGet();
+                            Thread.sleep(100);
+                        }
+                    }
+                } catch (Exception | AssertionError e) {
+                    failures.add(e);
+                }
+            }, "writer-" + counter);
+            writers.add(writer);
+            writer.start();
+        }
+    }
+
+    long admitted(String counter) {
+        return admitted.get(counter).get();
+    }
+
+    Map<String, Long> admitted() {
+        Map<String, Long> copy = new TreeMap<>();
+        admitted.forEach((counter, n) -> copy.put(counter, n.get()));
+        return copy;
+    }
+
+    /** Posts refused with a 503 and posted again. */
+    long refused() {
+        return refused.get();
+    }
+
+    /** Posts that got no answer within {@link #TIMEOUT} and were posted again. */
+    long unanswered() {
+        return unanswered.get();
+    }
+
+    /** Stops the writers after their current post; fails if any post was answered other than 202 or 503. */
+    @Override
+    public void close() throws InterruptedException {
+        writing.set(false);
+        for (Thread writer : writers) {
+            writer.join(120_000);
+        }
+        assertEquals(List.of(), failures, "every post was answered 202 or 503, or not at all");
+    }
+
+    /**
+     * Stops the writers and checks the whole history: no agent acted for by two nodes at any sampled
+     * moment, every admitted message handled exactly once, in order (asked through {@code api}).
+     */
+    void closeAndCheck(Activations activations, ClusterApi api, String test) throws Exception {
+        close();
+        activations.close();
+        assertTrue(activations.samples() > 10, activations.samples() + " rounds of questions to every node");
+        assertEquals(List.of(), activations.doubles(), "no agent acted for by two nodes at once");
+        assertHandledExactlyOnceInOrder(api);
+        System.out.printf("%s: %s admitted; %d posts refused (503), %d unanswered within %d s, posted again; %d rounds of"
+                + " questions to every node%n", test, admitted(), refused(), unanswered(), TIMEOUT.toSeconds(), activations.samples());
+    }
+
+    /** Every counter handled exactly the numbers admitted, once each, in order (asked through {@code api}). */
+    void assertHandledExactlyOnceInOrder(ClusterApi api) throws Exception {
+        for (String counter : admitted.keySet()) {
+            long expected = admitted(counter);
+            String report = ClusterIT.awaitReport(api, counter, r -> r.startsWith("handled=" + expected + " "));
+            assertEquals("handled=" + expected + " highest=" + expected + " gaps=0 repeats=0 outOfOrder=0", report, counter);
+        }
+    }
+}

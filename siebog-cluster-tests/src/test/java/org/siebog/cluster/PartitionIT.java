@@ -1,0 +1,162 @@
+package org.siebog.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.json.JsonObject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A node paused past the failure detector, and real network partitions between three nodes, each in
+ * a network namespace of its own joined by a bridge (./siebog run --netns; links cut with blackhole
+ * routes, ./siebog cut and heal): a minority cut off, a link that flaps. Each case runs under load (Counters, posted through a node on
+ * the majority's side by {@link CounterWriters}) while {@link Activations} asks every node, over and over,
+ * which agents it acts for. Whatever the case: no agent is ever acted for by two nodes at once; every
+ * post is answered (202, or 503 and posted again); when the links heal, every node lists the same three
+ * members; and every admitted message was handled exactly once, in its writer's order.
+ *
+ * <p>Each case leaves the cluster healed and whole for the next; the order only saves booting a cluster
+ * per case.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PartitionIT {
+
+    /** Port offset of node1 (1300: HTTP 9380, 9480, 9580; addresses 198.18.13.11-13); -Dsiebog.it.partitionPortOffset=N when taken. */
+    private static final int OFFSET = Integer.getInteger("siebog.it.partitionPortOffset", 1300);
+    private static final int NODES = 3;
+    private static final int COUNTERS = 6;
+    private static LocalCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = new LocalCluster("partition-it", NODES, OFFSET).runOptions("--no-cassandra", "--netns").start();
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (cluster != null) {
+            cluster.resume("node2"); // never leave a stopped process behind, whatever failed
+            cluster.close(); // stops the nodes and takes the namespaces and the bridge down
+        }
+    }
+
+    @AfterEach
+    void healAndConverge() throws Exception {
+        cluster.heal();
+        for (int n = 1; n <= NODES; n++) {
+            int node = n;
+            ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(List.of("node1", "node2", "node3")), "node" + n + " lists all three nodes");
+            ClusterIT.awaitTrue(() -> cluster.api(node).here().getBoolean("acting"), "node" + n + " acts again");
+        }
+    }
+
+    /**
+     * Alive but silent, as a long GC pause or a frozen VM leaves it: node2's agents carry on on the
+     * other two; when it wakes it admits nothing, gives its agents up and rejoins empty.
+     */
+    @Test
+    @Order(1)
+    void aPausedNodesAgentsCarryOnElsewhereAndTheNodeRejoinsEmpty() throws Exception {
+        List<String> counters = counters("paused", 2);
+        try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));
+                CounterWriters writers = new CounterWriters(cluster, "paused", counters, () -> 1)) {
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
+
+            cluster.pause("node2");
+            long paused = System.nanoTime();
+            admittingAgainElsewhere(writers, counters, 2);
+            System.out.printf("PartitionIT: node2's agents admitted messages again %.1f s after it was paused%n", (System.nanoTime() - paused) / 1e9);
+
+            cluster.resume("node2");
+            // Awake, node2 knows its lease ran out before it looks at anything else: it admits nothing.
+            ClusterApi.Reply woken = cluster.api(2).post("messages", "{\"performative\": \"INFORM\", \"receivers\": [\"" + counters.get(0)
+                    + "\"], \"conversationId\": \"woken\", \"content\": \"0\"}");
+            assertEquals(503, woken.status(), woken::toString);
+            assertTrue(woken.body().contains("node2"), woken::toString);
+            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aMinorityCutOffStopsItsAgentsCarryOnWithTheMajorityAndItRejoinsEmpty() throws Exception {
+        List<String> counters = counters("minority", 2);
+        try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));
+                CounterWriters writers = new CounterWriters(cluster, "minority", counters, () -> 1)) {
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
+
+            cluster.cut(2, 1);
+            cluster.cut(2, 3);
+            long cut = System.nanoTime();
+            ClusterIT.awaitTrue(() -> !cluster.api(2).here().getBoolean("acting"), "node2 stops acting");
+            // Cut off, node2 answers at once that it admits nothing, and says why.
+            ClusterApi.Reply refused = cluster.api(2).post("messages", "{\"performative\": \"INFORM\", \"receivers\": [\""
+                    + counters.get(0) + "\"], \"conversationId\": \"cut-off\", \"content\": \"0\"}");
+            assertEquals(503, refused.status(), refused::toString);
+            assertTrue(refused.body().contains("node2"), refused::toString);
+
+            admittingAgainElsewhere(writers, counters, 2);
+            System.out.printf("PartitionIT: node2 cut off; its agents admitted messages again on node1 and node3 %.1f s after the cut%n",
+                    (System.nanoTime() - cut) / 1e9);
+            cluster.heal();
+            ClusterIT.awaitTrue(() -> cluster.api(2).memberNames().equals(List.of("node1", "node2", "node3")), "node2 back among all three");
+            ClusterIT.awaitTrue(() -> cluster.api(2).here().getBoolean("acting"), "node2 acts again, as a new member");
+            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aFlappingLinkLeavesOneOwnerForEveryAgent() throws Exception {
+        List<String> counters = counters("flapping", 1);
+        try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));
+                CounterWriters writers = new CounterWriters(cluster, "flapping", counters, () -> 3)) {
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
+            for (int flap = 0; flap < 6; flap++) { // the link between node1 and node2 goes down and up, 3 s each way
+                cluster.cut(1, 2);
+                Thread.sleep(3_000);
+                cluster.heal();
+                Thread.sleep(3_000);
+            }
+            System.out.printf("PartitionIT: link node1-node2 flapped 6 times; counters on %s%n", locations(counters));
+            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+        }
+    }
+
+    /** Starts {@link #COUNTERS} Counters on node {@code on}. */
+    private static List<String> counters(String run, int on) throws Exception {
+        List<String> counters = new ArrayList<>();
+        for (int i = 0; i < COUNTERS; i++) {
+            cluster.api(1).start("Counter", run + "-" + i, "node" + on, null);
+            counters.add(run + "-" + i + "@siebog");
+        }
+        return counters;
+    }
+
+    /** Waits until the counters have left node {@code from} and each admits again where it went. */
+    private static void admittingAgainElsewhere(CounterWriters writers, List<String> counters, int from) {
+        ClusterIT.awaitTrue(() -> counters.stream().noneMatch(c -> cluster.api(1).locationOf(c).equals("node" + from)), "the counters taken over from node" + from);
+        java.util.Map<String, Long> before = writers.admitted();
+        ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) > before.get(c) + 5), "every counter admitting again");
+    }
+
+    private static String locations(List<String> counters) {
+        Set<String> nodes = new java.util.TreeSet<>();
+        counters.forEach(c -> nodes.add(cluster.api(1).locationOf(c)));
+        return nodes.toString();
+    }
+
+
+}
