@@ -84,9 +84,7 @@ final class ClusterApi {
 
     /** A GET that fails (an IOException) when no answer came within {@code timeout}. */
     Reply get(String path, Duration timeout) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/" + path)).GET().timeout(timeout).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return new Reply(response.statusCode(), response.body());
+        return send(HttpRequest.newBuilder(URI.create(base + "/" + path)).GET(), timeout);
     }
 
     Reply delete(String path) throws IOException, InterruptedException {
@@ -204,8 +202,11 @@ final class ClusterApi {
     }
 
     private static Reply send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(60)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return send(request, Duration.ofSeconds(60));
+    }
+
+    private static Reply send(HttpRequest.Builder request, Duration timeout) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
         return new Reply(response.statusCode(), response.body());
     }
 }

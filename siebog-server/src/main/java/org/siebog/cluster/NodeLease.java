@@ -1,7 +1,7 @@
 package org.siebog.cluster;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -158,8 +158,9 @@ public final class NodeLease {
      * yes before its view left {@code node} out; a member still here: the last yes it reports in the
      * first answer whose view leaves {@code node} out; a member gone from here: when it went). A
      * paused or cut-off node stops asking, or its questions stop arriving, well before the view
-     * changes, so its lease has usually ended by the time the view leaves it out. The last moment {@code node} can have held a quorum of yeses is the
-     * s(N) at which, counting down from the latest, the yeses first make a quorum; its lease ends
+     * changes, so its lease has usually ended by the time the view leaves it out. The last moment
+     * {@code node} can have held a quorum of yeses is the s(N) at which, counting down from the
+     * latest, the yeses first make a quorum; its lease ends
      * {@link #LEASE_MS} after that, and {@link #MARGIN_MS} covers the answers' way back and the clocks.
      */
     public long surelyExpiredAt(String node) {
@@ -175,25 +176,30 @@ public final class NodeLease {
         if (of.heldBy(yeses)) {
             return Long.MAX_VALUE; // it needs nobody's yes (the older of two): never taken over from here
         }
-        List<String> others = of.reference().stream().filter(other -> !other.equals(node))
-                .sorted(Comparator.comparing((String other) -> stoppedRenewing(other, node)).reversed()).toList();
-        for (String other : others) {
-            yeses.add(other);
+        Map<String, Long> lastYes = new HashMap<>();
+        for (String other : of.reference()) {
+            if (!other.equals(node)) {
+                lastYes.put(other, stoppedRenewing(other, node, now));
+            }
+        }
+        List<Map.Entry<String, Long>> latestFirst = lastYes.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList();
+        for (Map.Entry<String, Long> other : latestFirst) {
+            yeses.add(other.getKey());
             if (of.heldBy(yeses)) {
-                long last = stoppedRenewing(other, node);
-                return last == Long.MAX_VALUE ? last : last + margin;
+                return other.getValue() == Long.MAX_VALUE ? Long.MAX_VALUE : other.getValue() + margin;
             }
         }
         return now + margin;
     }
 
     /** When {@code member} said yes to {@code node}'s heartbeats for the last time, as far as this node can tell; Long.MAX_VALUE if it may yet. */
-    private long stoppedRenewing(String member, String node) {
+    private long stoppedRenewing(String member, String node, long now) {
         if (member.equals(self)) {
-            return answered.getOrDefault(node, clock.getAsLong()); // its view has left node out: no more yeses from here
+            return answered.getOrDefault(node, now); // its view has left node out: no more yeses from here
         }
         if (!members.contains(member)) {
-            return leftAt.getOrDefault(member, clock.getAsLong()); // when it left this node's view
+            return leftAt.getOrDefault(member, now); // when it left this node's view
         }
         return leftOutBy.getOrDefault(member, Map.of()).getOrDefault(node, Long.MAX_VALUE);
     }
@@ -365,7 +371,7 @@ public final class NodeLease {
     /** For each node this node has said yes to, how long ago it last did (ms), for {@link NodeOp.Heartbeat.Answer}. */
     public Map<String, Long> lastYesAgo() {
         long now = clock.getAsLong();
-        Map<String, Long> ago = new java.util.HashMap<>();
+        Map<String, Long> ago = new HashMap<>();
         answered.forEach((node, at) -> ago.put(node, TimeUnit.NANOSECONDS.toMillis(now - at)));
         return ago;
     }

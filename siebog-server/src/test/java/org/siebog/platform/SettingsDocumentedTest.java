@@ -24,11 +24,7 @@ class SettingsDocumentedTest {
 
     @Test
     void everySettingIsInTheReadmeWithItsDefault() throws IOException {
-        Map<String, String> documented = new HashMap<>();
-        Matcher row = ROW.matcher(Files.readString(MODULE.resolveSibling("README.md")));
-        while (row.find()) {
-            documented.put(row.group(1), row.group(2).replace("`", "").trim());
-        }
+        Map<String, String> documented = readmeDefaults();
         for (Setting setting : Setting.values()) {
             String cell = documented.get(setting.property());
             assertTrue(cell != null, setting.property() + " is missing from the README's configuration table");
@@ -41,11 +37,7 @@ class SettingsDocumentedTest {
     /** Some settings are read by WildFly itself, as expressions in the server's configuration (cluster-profile.cli). */
     @Test
     void everySettingOfTheServerConfigurationIsInTheReadmeWithItsDefault() throws IOException {
-        Map<String, String> documented = new HashMap<>();
-        Matcher row = ROW.matcher(Files.readString(MODULE.resolveSibling("README.md")));
-        while (row.find()) {
-            documented.put(row.group(1), row.group(2).replace("`", "").trim());
-        }
+        Map<String, String> documented = readmeDefaults();
         Matcher expression = Pattern.compile("\\$\\{(siebog\\.[a-z.-]+):([^}]*)}").matcher(Files.readString(MODULE.resolve("src/main/wildfly/cluster-profile.cli")));
         int found = 0;
         while (expression.find()) {
@@ -56,6 +48,16 @@ class SettingsDocumentedTest {
                     + "', cluster-profile.cli says '" + expression.group(2) + "'");
         }
         assertTrue(found >= 3, found + " settings in cluster-profile.cli");
+    }
+
+    /** The README's configuration table: each setting's property and the default its row gives. */
+    private static Map<String, String> readmeDefaults() throws IOException {
+        Map<String, String> documented = new HashMap<>();
+        Matcher row = ROW.matcher(Files.readString(MODULE.resolveSibling("README.md")));
+        while (row.find()) {
+            documented.put(row.group(1), row.group(2).replace("`", "").trim());
+        }
+        return documented;
     }
 
     @Test
