@@ -63,9 +63,12 @@ public interface AgentContext {
      * <p>The stage fails with {@link NoReplyException} when no answer came within {@code timeout},
      * and with the refusal when a receiver's node refused the question. Never wait on it
      * ({@code toCompletableFuture().join()}): that holds the agent's thread, and with it the answer.
-     * A pending question is this node's: after a failover, the answer reaches the restored
-     * agent's handler, and questions still open when the agent stops are dropped (their stages
-     * never complete).
+     * A pending question's stage is this node's. When a stateful agent carries on on another node
+     * (a failover, a move), a question that was open when its state was saved reaches its handler as a
+     * FAILURE {@code inReplyTo} the question (user property {@code siebog-question-lost}), and a late
+     * answer as an ordinary message; one asked by a handler that is replayed there is asked again under
+     * the same {@code replyWith} and gets the first answer. Questions still open when the agent stops
+     * are dropped (their stages never complete).
      *
      * @param question the question; its sender is the agent unless it names one
      * @param timeout  how long to wait for the answer, at most {@code siebog.message.max-await-reply-ms} (5 minutes)

@@ -139,7 +139,11 @@ final class ClusterApi {
 
     /** Posts a message; returns the HTTP status. */
     int tell(String performative, String receiver, String conversationId, String content) throws IOException, InterruptedException {
-        return post("messages", message(performative, receiver, conversationId, content)).status();
+        Reply reply = post("messages", message(performative, receiver, conversationId, content));
+        if (reply.status() != 202) {
+            System.err.println("POST /messages to " + receiver + ": " + reply); // why, for the test that fails on it
+        }
+        return reply.status();
     }
 
     /**

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.siebog.cluster.asking.Asker;
 import org.siebog.cluster.onenode.HomeCounter;
 import org.siebog.it.SiebogApi;
 import org.siebog.it.TestDevice;
@@ -487,6 +488,19 @@ class ClusterIT {
     @Test
     @Order(7)
     void agentsOfAKilledNodeCarryOnElsewhereLosingAndRepeatingNothing() throws Exception {
+        // An agent on node3 with a question open when node3 dies (asked of a Ticker, which answers no QUERY_REF).
+        List<Path> askingWars = new ArrayList<>();
+        for (int n = 1; n <= 3; n++) {
+            askingWars.add(cluster.deployments(n).resolve("asking-agents.war"));
+            writeWar(askingWars.get(n - 1), Asker.class);
+        }
+        for (int n = 1; n <= 3; n++) {
+            int node = n;
+            awaitTrue(() -> cluster.api(node).get("agent-classes").body().contains("\"Asker\""), "node" + n + " deployed Asker");
+        }
+        cluster.api(1).start("Asker", "fo-asker", "node3", null);
+        cluster.api(1).start("Ticker", "fo-silent", "node1", null);
+        assertEquals(202, cluster.api(1).tell("REQUEST", "fo-asker@siebog", null, "fo-silent@siebog 120000"));
         List<String> counters = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             String name = "fo-" + i;
@@ -497,6 +511,13 @@ class ClusterIT {
         for (String counter : counters) {
             subscribe(cluster.api(3), counter, "fo-news", null);
         }
+        // A stateless Ticker pinned on node3, relaying each REQUEST as RELAYED numbered INFORMs (a stream of
+        // its own per request) to a Counter on node2: what node3 admitted to it and had not handled when it
+        // died is handled on a survivor. At least once: a request node3 was handling may be handled twice.
+        int relayed = 20;
+        cluster.api(1).start("Ticker", "fo-relay", "node3", null);
+        cluster.api(1).start("Counter", "fo-relayed", "node2", null);
+        AtomicLong relayRequests = new AtomicLong();
 
         // Continuous load through node1: one writer per counter, each waiting for 202 before its next
         // message, so its messages are numbered in the order they were admitted.
@@ -536,6 +557,23 @@ class ClusterIT {
         });
         writers.add(publisher);
         publisher.start();
+        for (int r = 0; r < 3; r++) {
+            int relayWriter = r;
+            Thread relay = new Thread(() -> {
+                try {
+                    for (long n = 1; writing.get(); n++) {
+                        int status = cluster.api(1).tell("REQUEST", "fo-relay@siebog", "relay-" + relayWriter + "-" + n,
+                                relayed + " fo-relayed@siebog 1");
+                        assertEquals(202, status, "relay request " + n);
+                        relayRequests.incrementAndGet();
+                    }
+                } catch (Exception | AssertionError e) {
+                    failures.add(e);
+                }
+            });
+            writers.add(relay);
+            relay.start();
+        }
         // And agent-to-agent bursts from node1, in flight while node3 dies.
         for (String counter : counters) {
             assertEquals(202, cluster.api(1).tell("REQUEST", "fo-ticker@siebog", "tick-" + counter, "2000 " + counter + " 1"));
@@ -554,6 +592,15 @@ class ClusterIT {
                             + jakarta.json.Json.createValue(service) + "}");
             assertEquals(200, registered.status(), registered::toString);
             assertTrue(registered.body().contains("INFORM"), registered::toString);
+        }
+        // Delayed posts that node3 holds when it dies: some due before the survivors have taken them over, some after.
+        cluster.api(1).start("Counter", "fo-delayed", "node2", null);
+        int delayedPosts = 20;
+        for (int k = 0; k < delayedPosts; k++) {
+            ClusterApi.Reply scheduled = cluster.api(3).post("messages?delayMs=" + (k % 2 == 0 ? 1000 : 8000),
+                    "{\"performative\": \"INFORM\", \"receivers\": [\"fo-delayed@siebog\"], \"conversationId\": \"delayed-" + k
+                            + "\", \"content\": \"1\"}");
+            assertEquals(202, scheduled.status(), scheduled::toString);
         }
         cluster.kill("node3");
         Thread.sleep(4000);
@@ -575,6 +622,20 @@ class ClusterIT {
             String location = cluster.api(2).get("agents/" + counter).object().getString("location");
             assertTrue(List.of("node1", "node2").contains(location), counter + " lives on " + location);
         }
+        // The question's stage died with node3; the agent, carried on elsewhere, is told (its saved record named the question).
+        assertEquals("asked lost", awaitReport(cluster.api(2), "fo-asker@siebog", r -> r.equals("asked lost")));
+        for (Path war : askingWars.subList(0, 2)) {
+            Files.delete(war);
+        }
+        String delayedReport = awaitReport(cluster.api(2), "fo-delayed@siebog", r -> r.startsWith("handled=" + delayedPosts + " "));
+        assertEquals("handled=" + delayedPosts + " highest=" + delayedPosts + " gaps=0 repeats=0 outOfOrder=0", delayedReport,
+                "every delayed post node3 held fired once, on a survivor");
+        long relayedStreams = relayRequests.get();
+        String relayReport = awaitReport(cluster.api(2), "fo-relayed@siebog", r -> r.contains(" highest=" + relayedStreams * relayed + " "));
+        assertTrue(relayReport.contains(" highest=" + relayedStreams * relayed + " gaps=0 "),
+                () -> "every relay request admitted (" + relayedStreams + ") relayed in full: " + relayReport);
+        System.out.printf("ClusterIT: %d requests admitted to a stateless agent on the killed node, all relayed in full: %s%n",
+                relayedStreams, relayReport);
         assertTrue(published.get() > 0, "something was published");
         for (int n = 1; n <= 2; n++) {
             assertEquals(counters.size(), cluster.api(n).get("topics/fo-news").array().size(), "node" + n + "'s subscriptions, after node3 died");

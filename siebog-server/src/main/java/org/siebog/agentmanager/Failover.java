@@ -2,6 +2,7 @@ package org.siebog.agentmanager;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ import io.micrometer.core.instrument.Timer;
 import org.siebog.api.AgentKind;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.NodeLease;
+import org.siebog.delivery.DelayedPosts;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.NodeEvent;
@@ -61,6 +63,9 @@ public class Failover {
 
     @Inject
     InboxJanitor janitor;
+
+    @Inject
+    DelayedPosts delayed;
 
     /**
      * Takeovers at once per view change ({@code siebog.failover.parallelism}, default 128). A
@@ -132,11 +137,14 @@ public class Failover {
                 continue;
             }
             departed.add(entry.node());
-            if (isMine(entry, members)) {
+            if (isMine(entry.aid().toString(), members)) {
                 mine.add(entry);
             }
         }
-        if (!mine.isEmpty() && !awaitLeasesEnd(lease, departed)) {
+        Set<String> holders = delayed.departedHolders(members); // of delayed posts, each taken over by the survivor its key names
+        Set<String> waitFor = new HashSet<>(departed);
+        waitFor.addAll(holders);
+        if ((!mine.isEmpty() || !holders.isEmpty()) && !awaitLeasesEnd(lease, waitFor)) {
             LOG.warning(() -> cluster.name() + " takes over none of the " + mine.size() + " agents of " + departed + " now: "
                     + (lease.holds() ? "it could not tell within " + LEASE_PATIENCE_MS / 1000 + " s that their leases had ended (the other"
                             + " members did not show views without them); it looks again at the next view" : lease.refusal().getMessage()));
@@ -157,6 +165,10 @@ public class Failover {
             CompletableFuture.allOf(takeovers.toArray(CompletableFuture[]::new)).join();
         } finally {
             workers.shutdown();
+        }
+        if (!holders.isEmpty()) {
+            int taken = delayed.takeOver(members, key -> isMine(key, members));
+            LOG.info(() -> cluster.name() + " took over " + taken + " delayed posts of " + holders);
         }
         int n = takeovers.size();
         if (departed.isEmpty()) {
@@ -213,17 +225,18 @@ public class Failover {
     /**
      * This node lost touch with the cluster (it lost the quorum, or its lease ran out while the view
      * changed) and is back: the others may have taken over its agents, so it gives them all up, takes
-     * itself off the node list so that the others take over whatever still names it, waits until
-     * nothing does, and comes back as an empty member. It admits and handles nothing meanwhile.
+     * itself off the node list so that the others take over whatever still names it (agents, delayed
+     * posts), waits until nothing does, and comes back as an empty member. It admits and handles nothing meanwhile.
      */
     private void rejoin() {
         long began = System.nanoTime();
         int dropped = local.dropAll();
+        delayed.rejoining();
         cluster.unregister();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REJOIN_PATIENCE_MS);
         long left;
-        while ((left = directory.all().stream().filter(e -> e.node().equals(cluster.name())).count()) > 0
-                && System.nanoTime() - deadline < 0) {
+        while ((left = directory.all().stream().filter(e -> e.node().equals(cluster.name())).count()
+                + delayed.heldBy(cluster.name())) > 0 && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
@@ -233,9 +246,10 @@ public class Failover {
         }
         if (left > 0) {
             long stranded = left;
-            LOG.severe(() -> stranded + " agents still name " + cluster.name() + " after " + REJOIN_PATIENCE_MS / 1000
+            LOG.severe(() -> stranded + " agents and delayed posts still name " + cluster.name() + " after " + REJOIN_PATIENCE_MS / 1000
                     + " s of rejoining: no other node took them over; " + cluster.name() + " rejoins without them");
         }
+        log.rejoined();
         cluster.register();
         cluster.lease().rejoined();
         long took = System.nanoTime() - began;
@@ -245,21 +259,25 @@ public class Failover {
                 cluster.name(), dropped, took / 1e6));
     }
 
-    /** Whether this node is the survivor that takes over {@code entry}'s agent, of {@code members} (the same choice on every node). */
-    private boolean isMine(DirectoryEntry entry, List<String> members) {
-        return members.get(Math.floorMod(entry.aid().toString().hashCode(), members.size())).equals(cluster.name());
+    /**
+     * Whether this node is the survivor that takes over what {@code key} names (an agent, a writer of
+     * the log), of {@code members}: the same choice on every node.
+     */
+    private boolean isMine(String key, List<String> members) {
+        return members.get(Math.floorMod(key.hashCode(), members.size())).equals(cluster.name());
     }
 
     private void takeOver(DirectoryEntry entry, LogReader logged) {
         List<String> members = cluster.members();
-        if (members.contains(entry.node()) || !isMine(entry, members)) {
+        if (members.contains(entry.node()) || !isMine(entry.aid().toString(), members)) {
             // The view changed again while this node waited out the leases (two nodes dying a moment apart): the
             // agent is another survivor's to take over now, or its node is back.
             return;
         }
         if (entry.kind() == AgentKind.STATEFUL) {
             switch (local.resume(entry, logged)) {
-                case HERE, ELSEWHERE -> { }
+                case HERE -> { }
+                case ELSEWHERE -> LOG.info(() -> "another survivor claimed " + entry.aid() + " first; it runs there");
                 case GONE -> {
                     LOG.warning(() -> entry.aid() + " died before it had finished starting; it is gone");
                     directory.unregister(entry.aid());
@@ -268,8 +286,13 @@ public class Failover {
         } else if (entry.kind() == AgentKind.CLIENT) {
             clientAgents.takeOver(entry);
         } else {
-            // Stateless: nothing to restore. A pinned one is pinned here now; a balanced one is listed here.
-            directory.update(entry.movedTo(cluster.name()));
+            // Stateless: nothing to restore. A pinned one runs here now (its instance made before the directory
+            // sends its messages here); a balanced one is listed here, and each node makes its instance when it needs one.
+            DirectoryEntry here = entry.movedTo(cluster.name());
+            if (entry.pinned()) {
+                local.instanceOf(here);
+            }
+            directory.update(here);
         }
     }
 }

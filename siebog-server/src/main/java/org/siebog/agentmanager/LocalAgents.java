@@ -27,6 +27,7 @@ import org.siebog.delivery.LocalInstances;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.PlatformAgents;
 import org.siebog.delivery.ReplyInboxes;
+import org.siebog.delivery.StatelessJournal;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.DirectoryEntry;
 import org.siebog.platform.Failures;
@@ -140,9 +141,16 @@ public class LocalAgents implements LocalInstances {
     }
 
     /**
-     * Carries on a stateful agent whose node died: a new instance with the state it last saved,
-     * then the messages logged for it that it had not handled, then whatever arrives; the
-     * directory points here once it is ready to take messages.
+     * Carries on a stateful agent whose node died (or that moves here): a new instance with the
+     * state it last saved, then the messages logged for it that it had not handled, then whatever
+     * arrives.
+     *
+     * <p>Two survivors may set out to take over one agent (their views of who survives differed for
+     * a moment, as when two nodes die a moment apart): the directory decides, by a compare-and-set
+     * from the node it was on. Until this node has won that claim its mailbox admits nothing (a
+     * sender is told to try again), and it names its own log in the agent's record only after
+     * winning: a loser drops the mailbox, which must hold nothing a sender was told was admitted,
+     * and must not leave the record pointing at its log.
      *
      * @param logged reads the agent's unsaved messages (only its own segments) from the inbox log
      * @return whether it runs here now, or on the node that claimed it first, or not at all
@@ -160,17 +168,26 @@ public class LocalAgents implements LocalInstances {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
         AgentJournal journal = AgentJournal.resumed(entry.aid(), agent, Beans.direct(log), record, logged.pending(entry.aid(), record));
-        journal.moved(); // before the mailbox exists: from then on this node may log messages to the agent
         Mailbox mailbox = host.host(entry.aid(), agent, false, journal, prepared -> {
+            prepared.holdUntilClaimed();
             agent.restoreState(prepared.context(), record.state());
-            journal.replayed().forEach(prepared::replay); // ahead of anything a sender here admits next
+            prepared.questionsLost(record.openQuestions(), entry.node());
+            journal.replayed().forEach(prepared::replay); // ahead of anything a sender admits once it is claimed
         });
-        // Claimed once it is ready for messages, and only while the directory still places it where it was:
-        // another survivor that claimed it first runs it, and this copy, which has handled nothing, goes.
         if (!directory.claim(entry.node(), entry.movedTo(cluster.name()))) {
-            host.leave(entry.aid(), mailbox, handledUpTo -> { });
+            host.leave(entry.aid(), mailbox, handledUpTo -> { }); // another node claimed it first; this copy holds nothing
             return Resumed.ELSEWHERE;
         }
+        try {
+            journal.moved(); // the record names this node's log before anything is admitted here
+        } catch (RuntimeException e) {
+            // The agent carries on from its record as it stands: give it back to the node it was on, whose
+            // departure the next view change (or the move's caller) deals with again.
+            directory.claim(cluster.name(), entry);
+            host.leave(entry.aid(), mailbox, handledUpTo -> { });
+            throw e;
+        }
+        mailbox.claimed();
         mailbox.activate();
         return Resumed.HERE;
     }
@@ -194,7 +211,7 @@ public class LocalAgents implements LocalInstances {
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
         AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, Beans.direct(log)) : null;
-        Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journal == null ? Journal.NONE : journal, prepared -> { });
+        Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journalOf(entry, type, journal), prepared -> { });
         try {
             agent.start(mailbox.context(), entry.args());
         } catch (RuntimeException e) {
@@ -218,6 +235,15 @@ public class LocalAgents implements LocalInstances {
         }
         mailbox.activate();
         return mailbox;
+    }
+
+    /** A stateful agent's own journal; a stateless agent's acknowledges its messages once handled; a client agent's proxy keeps none. */
+    private Journal journalOf(DirectoryEntry entry, AgentClass type, AgentJournal stateful) {
+        return switch (type.kind()) {
+            case STATEFUL -> stateful;
+            case STATELESS -> new StatelessJournal();
+            case CLIENT -> Journal.NONE;
+        };
     }
 
     /**

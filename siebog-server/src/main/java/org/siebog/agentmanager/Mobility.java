@@ -245,8 +245,8 @@ public class Mobility implements AgentMoves {
 
     /**
      * Takes in an agent that another node moves here: resumed from the record it left with and the
-     * messages the log holds after it, as a takeover is; it claims the agent in the directory first,
-     * and until it hosts it, a message the directory sends here is refused as one to try again.
+     * messages the log holds after it, as a takeover is ({@link LocalAgents#resume}): until its claim
+     * on the agent in the directory is won, a message for it here is refused as one to try again.
      */
     public void adopt(AID aid) {
         if (!cluster.lease().holds()) {

@@ -314,8 +314,12 @@ public class ClusterNode {
         Map<String, Address> addresses = this.addresses;
         // Forget nodes that left without unregistering (killed); every survivor may do it, it is
         // idempotent. Not waited for: during the view change the write waits for the caches' new
-        // topology (up to 300 ms), and the takeover of the departed node's agents must not.
-        if (nodes != null) {
+        // topology (up to 300 ms), and the takeover of the departed node's agents must not. Only a
+        // side that holds the quorum does: another node that still has them in its view takes the
+        // removal for a graceful leave (Departures) and stops counting them, and a minority that
+        // removed the majority's nodes would shrink the quorum of its own other members until the
+        // minority held it (two of five cut off, one of them counting itself and the other a quorum).
+        if (nodes != null && lease.quorate()) {
             for (String registered : List.copyOf(nodes.keySet())) {
                 if (!addresses.containsKey(registered)) {
                     nodes.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(registered).whenComplete((ok, failure) -> {

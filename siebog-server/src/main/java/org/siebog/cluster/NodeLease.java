@@ -208,9 +208,14 @@ public final class NodeLease {
      * {@code node} took itself off the node list while still in the view: it is stopping (or rejoining
      * empty), and its agents are taken over like a departed node's. It no longer counts towards the
      * quorum, as Pekko leaves a member that left gracefully out of its split brain decisions: the last
-     * two nodes of three that stop one after the other leave the third going on, not fenced.
+     * two nodes of three that stop one after the other leave the third going on, not fenced. A node
+     * that does not hold the quorum takes nobody off: it cannot tell a node that left from one that
+     * a minority's node removed, and that would make a quorum of the minority.
      */
     synchronized void left(String node) {
+        if (!quorate) {
+            return;
+        }
         List<String> rest = quorum.reference().stream().filter(member -> !member.equals(node)).toList();
         if (!rest.isEmpty() && rest.size() < quorum.reference().size()) {
             quorum = new Quorum(rest);

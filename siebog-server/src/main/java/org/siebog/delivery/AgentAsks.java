@@ -2,7 +2,6 @@ package org.siebog.delivery;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
@@ -138,7 +137,7 @@ class AgentAsks {
         if (asker == null) {
             throw new IllegalStateException(self + " is not running on this node: an agent asks from its own calls");
         }
-        String replyWith = question.replyWith() != null ? question.replyWith() : "ask-" + UUID.randomUUID();
+        String replyWith = question.replyWith() != null ? question.replyWith() : asker.nextQuestionName();
         AID replyTo = host.owned(self) != null ? self : inboxes.forward(asker, replyWith, answers);
         PendingAsks asks = asker.asks();
         // The timeout is handed over on the lane, after this call: the question is open by then.

@@ -7,7 +7,8 @@ import org.siebog.api.SiebogException;
 /**
  * What a node holds of messages waiting for their delay, in estimated bytes, and its bound: a caller
  * who posts with long delays could otherwise make the node keep any number of messages in its heap
- * until they are due. Taken when a delayed post is scheduled, given back when it fires.
+ * until they are due. Taken when a delayed post is scheduled (or taken over from a departed node),
+ * given back when it fires.
  */
 final class DelayedPostBudget {
 
@@ -24,6 +25,11 @@ final class DelayedPostBudget {
         if (before + bytes > limit) {
             throw new DelayedPostsFullException(before, limit);
         }
+    }
+
+    /** Takes {@code bytes} past the bound if need be: delayed posts a departed node held, which a survivor must take over. */
+    void takeAnyway(long bytes) {
+        held.addAndGet(bytes);
     }
 
     void giveBack(long bytes) {

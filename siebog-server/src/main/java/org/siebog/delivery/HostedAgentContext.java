@@ -18,7 +18,7 @@ record HostedAgentContext(AID self, MessageRouter router, AgentAsks asks, AgentM
 
     @Override
     public void send(ACLMessage message, Duration delay) {
-        router.post(message, delay);
+        router.sendLater(self, message, delay);
     }
 
     @Override

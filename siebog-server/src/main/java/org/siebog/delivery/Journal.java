@@ -8,8 +8,8 @@ import org.siebog.api.ACLMessage;
 import org.siebog.message.MessageId;
 
 /**
- * What a mailbox tells the replication of its agent, and asks of it. Agents that are not
- * replicated (stateless ones, reply inboxes) have {@link #NONE}.
+ * What a mailbox tells the replication of its agent, and asks of it. A stateless agent's is a
+ * {@link StatelessJournal}; reply inboxes and client agents' proxies have {@link #NONE}.
  */
 public interface Journal {
 
@@ -46,8 +46,8 @@ public interface Journal {
     /**
      * Admits a message whose mailbox slot is reserved: gives it its inbox position, hands it to
      * {@code mailbox} at once (in position order), and completes when the admission may be
-     * acknowledged: at once for an agent that is not replicated, once the message is logged on two
-     * nodes for one that is. The agent may handle it before then; until the acknowledgement its
+     * acknowledged: at once for a reply inbox or a proxy, once the message is logged on two nodes for
+     * a stateful agent, once it is handled for a stateless one. The agent may handle it before then; until the acknowledgement its
      * sender still holds it, so a crash in between loses nothing (see docs/cluster.md).
      */
     default CompletableFuture<Void> admit(MessageId id, ACLMessage message, Consumer<Envelope> mailbox) {
@@ -64,5 +64,13 @@ public interface Journal {
 
     /** A message the agent sent; its state is saved only once all of these are admitted. */
     default void sent(CompletableFuture<Void> admitted) {
+    }
+
+    /**
+     * The mailbox was left with admitted messages still queued ({@link Mailbox#leave}): a replicated
+     * agent's are in the inbox log for its next host; a journal that holds them only here tells their
+     * senders ({@code why}).
+     */
+    default void dropped(String why) {
     }
 }

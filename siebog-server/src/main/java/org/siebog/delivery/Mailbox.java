@@ -2,7 +2,11 @@ package org.siebog.delivery;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +18,7 @@ import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.Agent;
 import org.siebog.api.AgentContext;
+import org.siebog.api.Performative;
 import org.siebog.platform.PlatformConfig;
 
 /**
@@ -38,6 +43,8 @@ import org.siebog.platform.PlatformConfig;
 public final class Mailbox implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(Mailbox.class.getName());
+    /** The user property of a FAILURE that stands for a question lost with its node ({@link #questionsLost}). */
+    public static final String QUESTION_LOST = "siebog-question-lost";
     private static final VarHandle ADMITTED;
     private static final VarHandle SCHEDULED;
     private static final VarHandle SAVE_REQUESTED;
@@ -73,6 +80,9 @@ public final class Mailbox implements Runnable {
     private volatile Queue<Runnable> tasks;
     private volatile PendingAsks asks;
     private volatile Journal journal = Journal.NONE;
+    /** The message the agent is handling now, and how many names it has taken while handling it (the lane's own). */
+    private Envelope handling;
+    private int questionsAsked;
     /** The inbox position of the last message handled (only the running lane writes it). */
     private volatile long handledSeq;
     /*
@@ -87,6 +97,14 @@ public final class Mailbox implements Runnable {
     /** True while a run is pending or in progress, and before {@link #activate()}: holds messages back until the agent has started. */
     private volatile boolean scheduled = true;
     private volatile boolean closed;
+    /**
+     * Set while this node claims the agent from another ({@link #holdUntilClaimed()}): until the
+     * claim is won nothing may be admitted here, as a node that loses it drops this mailbox, and
+     * with it anything admitted to it.
+     */
+    private volatile boolean claiming;
+    /** Admissions that came while {@code claiming}, in order (at most {@code capacity}); made only for a mailbox that is claimed. */
+    private List<Runnable> waitingForClaim;
     private volatile boolean stopped;
     private Runnable afterStop;
     /** Set when the agent moves away: takes the last position handled, on the lane, once no admission is in progress. */
@@ -156,11 +174,11 @@ public final class Mailbox implements Runnable {
         return admitted;
     }
 
-    /** Claims room for one message; false when the mailbox is full or closed. */
+    /** Claims room for one message; false when the mailbox is full, closed or still being claimed. */
     public boolean reserve() {
         for (;;) {
             int n = admitted;
-            if (n >= capacity || closed) {
+            if (n >= capacity || closed || claiming) {
                 return false;
             }
             if (ADMITTED.compareAndSet(this, n, n + 1)) {
@@ -211,6 +229,56 @@ public final class Mailbox implements Runnable {
         schedule();
     }
 
+    /**
+     * Admits nothing until the claim is settled ({@link #claimed()}, or {@link #leave} when it is lost):
+     * for an agent this node takes over, or takes in from another, before the directory says it is this
+     * node's. Messages that arrive meanwhile wait ({@link #whenClaimSettled}).
+     */
+    public synchronized void holdUntilClaimed() {
+        waitingForClaim = new ArrayList<>();
+        claiming = true;
+    }
+
+    /** This node won the agent: messages are admitted from now on, those that waited first, in the order they came. */
+    public void claimed() {
+        settleClaim();
+    }
+
+    /** True until the claim is settled, once {@link #holdUntilClaimed()} was called: reservations fail meanwhile. */
+    public boolean beingClaimed() {
+        return claiming;
+    }
+
+    /**
+     * Runs {@code admission} once the claim is settled (won: the mailbox admits; lost: it has been
+     * left, {@link #left()}), in the order such admissions came; false, running nothing, when it is
+     * settled already. At most {@code capacity} wait: a claim takes a cache write or two.
+     *
+     * @throws IllegalStateException when {@code capacity} admissions wait already
+     */
+    public boolean whenClaimSettled(Runnable admission) {
+        synchronized (this) {
+            if (!claiming) {
+                return false;
+            }
+            if (waitingForClaim.size() >= capacity) {
+                throw new IllegalStateException("the mailbox of " + owner() + " is full while its node claims it");
+            }
+            waitingForClaim.add(admission);
+            return true;
+        }
+    }
+
+    private void settleClaim() {
+        List<Runnable> waited;
+        synchronized (this) {
+            claiming = false;
+            waited = List.copyOf(waitingForClaim);
+            waitingForClaim.clear();
+        }
+        waited.forEach(Runnable::run);
+    }
+
     /** Lets messages through once the agent has started. */
     public void activate() {
         scheduled = false;
@@ -241,6 +309,9 @@ public final class Mailbox implements Runnable {
         this.onLeft = onLeft;
         closed = true;
         schedule();
+        if (claiming) {
+            settleClaim(); // lost: what waited finds the agent where it is now
+        }
     }
 
     /** True once {@link #leave} was called: a refused reservation means "find the agent elsewhere", not "full". */
@@ -302,11 +373,14 @@ public final class Mailbox implements Runnable {
             return;
         }
         stopped = true; // and stay "scheduled": a mailbox that was left never runs again
-        dropQuestions();
         try {
-            onLeft.accept(handledSeq);
+            onLeft.accept(handledSeq); // first: what it hands over names the questions still open
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be handed over");
+        }
+        dropQuestions();
+        if (!queue.isEmpty()) {
+            journal.dropped(owner() + " left this node with the message unhandled");
         }
     }
 
@@ -330,16 +404,70 @@ public final class Mailbox implements Runnable {
         try {
             PendingAsks pending = asks;
             if (pending == null || !pending.answer(message)) {
+                handling = envelope;
+                questionsAsked = 0;
                 agent.handle(context, message);
             }
         } catch (RuntimeException e) {
             // AbstractAgent contains handler failures; reaching here means the bean itself is broken.
             LOG.log(Level.SEVERE, e, () -> "agent " + owner() + " could not be called; message dropped: " + message);
         } finally {
+            handling = null;
             if (timed) {
                 meters.handled().record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
             }
         }
+    }
+
+    /**
+     * The {@code replyWith} of the agent's next question. A replicated agent's handler, replayed after a
+     * failover, asks its questions again under the same identities, which their receivers drop as
+     * repeats: under the same names too, so the answers to the first asking reach the second. So a
+     * question asked while handling a message is named after that message's identity and its place
+     * among the handler's questions; any other (asked from a stage's action, or by an agent that is
+     * not replicated) gets a random name.
+     */
+    String nextQuestionName() {
+        return "ask-" + nextNameInHandler();
+    }
+
+    /**
+     * A name for the next thing the agent's handler does that must come out the same when the handler
+     * is replayed on another node (a question, a delayed post): the identity of the message it handles
+     * and the thing's place among the handler's such things; random outside a handler, or for an agent
+     * that is not replicated.
+     */
+    String nextNameInHandler() {
+        Envelope asking = handling;
+        if (asking != null && asking.id() != null && !asking.id().isUnnumbered() && journal instanceof Origin) {
+            // Hashed: an origin may itself be made of such a name (a delayed post's), and names must not grow.
+            String message = asking.id().origin() + "#" + asking.id().counter();
+            return UUID.nameUUIDFromBytes(message.getBytes(StandardCharsets.UTF_8)) + "-" + ++questionsAsked;
+        }
+        return UUID.randomUUID().toString();
+    }
+
+    /**
+     * For an agent carried on from a saved record (a failover, a move), before anything else reaches it:
+     * a FAILURE for each question that was open when the record was saved, from the agent to itself,
+     * {@code inReplyTo} the question, with the user property {@value #QUESTION_LOST} {@code "true"}. The
+     * question's stage died with the node it was asked on; an answer that still comes reaches the agent
+     * as an ordinary message.
+     */
+    public void questionsLost(List<String> replyWiths, String where) {
+        for (String replyWith : replyWiths) {
+            replay(Envelope.unlogged(ACLMessage.builder(Performative.FAILURE).sender(owner()).receiver(owner()).inReplyTo(replyWith)
+                    .userProperty(QUESTION_LOST, "true")
+                    .content("the question " + replyWith + " was open when " + owner() + " left " + where
+                            + "; its stage is lost there: an answer that still comes arrives as an ordinary message")
+                    .build()));
+        }
+    }
+
+    /** The {@code replyWith}s of the agent's questions open now (saved with its state: see AgentJournal). */
+    public List<String> openQuestions() {
+        PendingAsks pending = asks;
+        return pending == null ? List.of() : pending.open();
     }
 
     /** The agent stopped or left: its own tasks are dropped and its questions never complete. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -90,12 +91,14 @@ public class MessageRouter {
     @Inject
     volatile Departures departures;
 
+    @Inject
+    DelayedPosts delayedPosts;
+
     /** Each receiver's messages leave this node for one node at a time (see {@link ReceiverRoutes}). */
     private final ReceiverRoutes routes = new ReceiverRoutes(Setting.MAX_LINK_BYTES.longValue());
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
-    private final DelayedPostBudget delayed = new DelayedPostBudget(PlatformConfig.SYSTEM.maxDelayedBytes());
     private volatile Origin nodeOrigin;
     /**
      * Whether the volatile beans above are the beans themselves rather than their client proxies
@@ -165,17 +168,42 @@ public class MessageRouter {
         return admitted;
     }
 
-    /** See {@link org.siebog.api.MessageManager#post(ACLMessage, Duration)}. */
+    /** See {@link org.siebog.api.MessageManager#post(ACLMessage, Duration)}: returns once the message is stored. */
     public void post(ACLMessage message, Duration delay) {
         try {
-            postLater(message, delay);
+            Failures.written(postLater(message, delay, cluster.name() + "/" + UUID.randomUUID()), "the delayed message");
         } catch (SiebogException e) {
             throw refused.count(e);
         }
     }
 
-    private void postLater(ACLMessage message, Duration delay) {
+    /**
+     * An agent's {@code sendLater}: waits for nothing (it runs on the agent's lane); a stateful agent's
+     * state is saved only once the message is stored, as after a send, and a failure to store it comes
+     * back as a FAILURE message.
+     */
+    void sendLater(AID self, ACLMessage message, Duration delay) {
+        Mailbox own = host.mailbox(self);
+        CompletableFuture<Void> stored;
+        try {
+            // Named after the message being handled: a handler replayed after a crash stores the same post again.
+            stored = postLater(message, delay, self + "/" + (own != null ? own.nextNameInHandler() : UUID.randomUUID().toString()));
+        } catch (SiebogException e) {
+            throw refused.count(e);
+        }
+        if (own != null) {
+            own.journal().sent(stored);
+        }
+        stored.whenComplete((ok, failed) -> {
+            if (failed != null) {
+                notifySender(message, refused.count(refusalOf(failed)));
+            }
+        });
+    }
+
+    private CompletableFuture<Void> postLater(ACLMessage message, Duration delay, String key) {
         direct();
+        fence();
         MessageLimits.check(message);
         long maxDelay = PlatformConfig.SYSTEM.maxDelayMillis();
         if (delay.isNegative() || delay.compareTo(Duration.ofMillis(maxDelay)) > 0) {
@@ -187,12 +215,7 @@ public class MessageRouter {
                 throw new UnknownAgentException(receiver);
             }
         }
-        long cost = message.estimatedBytes();
-        delayed.take(cost);
-        executor.timer().schedule(() -> {
-            delayed.giveBack(cost);
-            postDelayed(message);
-        }, delay.toNanos(), TimeUnit.NANOSECONDS);
+        return delayedPosts.schedule(key, message, delay);
     }
 
     /**
@@ -356,14 +379,14 @@ public class MessageRouter {
         for (Map.Entry<AID, MessageId> e : ids.entrySet()) {
             AID receiver = e.getKey();
             Mailbox mailbox = host.owned(receiver);
-            if (mailbox != null && !routes.busy(receiver)) {
+            if (mailbox != null && !routes.busy(receiver) && !mailbox.beingClaimed()) {
                 if (!mailbox.journal().seen(e.getValue())) {
                     here.add(mailbox);
                     hereIds.add(e.getValue());
                 }
                 continue;
             }
-            String node = mailbox != null ? null : nodeOf(receiver);
+            String node = mailbox != null ? null : nodeOf(receiver); // one here still being claimed waits on its own
             if (node == null) {
                 alone.add(receiver);
             } else {
@@ -448,6 +471,24 @@ public class MessageRouter {
      * a duplicate.
      */
     private CompletableFuture<Void> admit(Mailbox mailbox, MessageId id, ACLMessage message) {
+        if (mailbox.beingClaimed()) {
+            CompletableFuture<Void> admitted = new CompletableFuture<>();
+            boolean waits;
+            try {
+                waits = mailbox.whenClaimSettled(() -> {
+                    try {
+                        admit(mailbox, id, message).whenComplete((ok, refused) -> settle(admitted, refused));
+                    } catch (SiebogException refused) {
+                        admitted.completeExceptionally(refused);
+                    }
+                });
+            } catch (IllegalStateException full) {
+                throw new MailboxFullException(mailbox.owner(), mailbox.capacity());
+            }
+            if (waits) {
+                return admitted; // this node is claiming the agent: admitted here once it has it, else where it is
+            }
+        }
         Journal journal = mailbox.journal();
         if (journal.seen(id)) {
             return DONE;
@@ -466,6 +507,14 @@ public class MessageRouter {
             return DONE;
         }
         return logAndEnqueue(mailbox, id, message);
+    }
+
+    private static void settle(CompletableFuture<Void> admitted, Throwable refused) {
+        if (refused == null) {
+            admitted.complete(null);
+        } else {
+            admitted.completeExceptionally(refused);
+        }
     }
 
     /** For a reserved slot: lets the message into the mailbox; completes once its admission may be acknowledged. */
@@ -490,17 +539,24 @@ public class MessageRouter {
         return Failures.refusal(failure, cause -> new RemoteNodeException("delivery failed: " + cause));
     }
 
-    private void postDelayed(ACLMessage message) {
+    /**
+     * Posts a delayed message that is due, under the identity it was stored with ({@link DelayedPosts});
+     * completes once it is admitted, or refused and its sender told. The timer fires outside any
+     * handler, so the sending agent's own identities are not used (see docs/cluster.md).
+     */
+    CompletableFuture<Void> postDelayed(ACLMessage message, Origin delayed) {
+        direct();
         try {
-            // Under this node's identity: the timer fires outside any handler (see docs/cluster.md).
-            post(message).whenComplete((ok, refusal) -> {
+            return post(delayed, message).handle((ok, refusal) -> {
                 if (refusal != null) {
                     notifySender(message, refusalOf(refusal));
                 }
+                return null;
             });
         } catch (SiebogException e) {
             LOG.log(Level.INFO, "delayed message could not be delivered: {0}", e.getMessage());
             notifySender(message, e);
+            return DONE;
         }
     }
 

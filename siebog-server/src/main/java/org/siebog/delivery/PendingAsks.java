@@ -175,6 +175,11 @@ final class PendingAsks {
         return byReplyWith.size();
     }
 
+    /** The {@code replyWith}s of the questions open now, in no order. */
+    List<String> open() {
+        return List.copyOf(byReplyWith.keySet());
+    }
+
     /**
      * Gatherings that timed out, by {@code replyWith}, each with what takes its late answers: at most
      * as many as the agent may have open questions (the oldest forgotten first), each for

@@ -300,7 +300,7 @@ public final class AgentJournal implements Journal, Origin {
             while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {
                 markHandled(replayedUnsaved.poll().id());
             }
-            record = new AgentRecord(state, seq, handled.copy(), sent.saved(), incarnation, rangesAfter(seq));
+            record = new AgentRecord(state, seq, handled.copy(), sent.saved(), incarnation, rangesAfter(seq), openQuestions());
             outputs = CompletableFuture.allOf(unadmittedOutputs.toArray(CompletableFuture[]::new));
             unadmittedOutputs = new ArrayList<>();
             savedUpTo = seq;
@@ -343,7 +343,7 @@ public final class AgentJournal implements Journal, Origin {
             while (!replayedUnsaved.isEmpty() && replayedUnsaved.peek().seq() <= seq) {
                 markHandled(replayedUnsaved.poll().id());
             }
-            record = new AgentRecord(state, seq, handled.copy(), sent.saved(), incarnation, rangesAfter(seq));
+            record = new AgentRecord(state, seq, handled.copy(), sent.saved(), incarnation, rangesAfter(seq), openQuestions());
             queued = List.copyOf(uncovered);
             uncovered.clear();
             uncoveredBytes = 0;
@@ -358,6 +358,11 @@ public final class AgentJournal implements Journal, Origin {
                 .thenCompose(ignored -> log.save(aid, record, covered));
         lastSave = stored;
         return stored.whenComplete((ok, failed) -> log.releaseWhenCovered(aid, incarnation, queued));
+    }
+
+    /** The agent's questions open now: called on its lane, where the state saved with them is. */
+    private List<String> openQuestions() {
+        return mailbox == null ? List.of() : mailbox.openQuestions();
     }
 
     /** Asks the mailbox for a save on the agent's lane at {@code due} ({@link System#nanoTime()}), or now if that has passed. */

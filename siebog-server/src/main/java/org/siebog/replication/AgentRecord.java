@@ -23,12 +23,20 @@ import org.siebog.delivery.ReceiverCounters;
  * {@code incarnation} tells this agent's logged messages from those of an earlier agent of the
  * same name (inbox positions start again at 1 for each). {@code ranges} say where in the inbox log
  * the messages after {@code handledSeq} are, so a takeover reads those segments only.
+ * {@code openQuestions} are the {@code replyWith}s of the agent's questions that were open when its
+ * state was saved: their stages die with the node, so the agent that carries on is told so.
  */
 public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> handled, ReceiverCounters.Saved sent,
-        long incarnation, List<LogRange> ranges) {
+        long incarnation, List<LogRange> ranges, List<String> openQuestions) {
+
+    /** A record of an agent with no question open. */
+    public AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow> handled, ReceiverCounters.Saved sent,
+            long incarnation, List<LogRange> ranges) {
+        this(state, handledSeq, handled, sent, incarnation, ranges, List.of());
+    }
 
     AgentRecord withRanges(List<LogRange> newRanges) {
-        return new AgentRecord(state, handledSeq, handled, sent, incarnation, newRanges);
+        return new AgentRecord(state, handledSeq, handled, sent, incarnation, newRanges, openQuestions);
     }
 
     byte[] encode() {
@@ -62,6 +70,10 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
                 out.writeLong(r.fromSegment());
                 out.writeLong(r.lastSeq());
             }
+            out.writeInt(openQuestions.size());
+            for (String replyWith : openQuestions) {
+                out.writeUTF(replyWith);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -93,7 +105,11 @@ public record AgentRecord(byte[] state, long handledSeq, Map<String, DedupWindow
             for (int i = in.readInt(); i > 0; i--) {
                 ranges.add(new LogRange(in.readUTF(), in.readLong(), in.readLong()));
             }
-            return new AgentRecord(state, handledSeq, handled, sent, incarnation, ranges);
+            List<String> openQuestions = new ArrayList<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                openQuestions.add(in.readUTF());
+            }
+            return new AgentRecord(state, handledSeq, handled, sent, incarnation, ranges, openQuestions);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable agent record", e);
         }

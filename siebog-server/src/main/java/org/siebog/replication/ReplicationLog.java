@@ -111,8 +111,13 @@ public class ReplicationLog {
             CompletableFuture<Boolean> done, int epoch) {
     }
 
-    /** This boot as a writer of the log, {@code node/boot}: no other node, nor an earlier boot of this one, is the same. */
-    private final String writer = System.getProperty("jboss.node.name", "node1") + "/" + UUID.randomUUID();
+    /**
+     * This node as a writer of the log, {@code node/boot}: no other node, nor an earlier boot of this
+     * one, is the same; nor this boot before it last rejoined ({@link #rejoined()}).
+     */
+    private volatile String writer = newWriter();
+    /** The writer the inbox writer thread last wrote a segment as (its own field). */
+    private String writingAs = writer;
     /** The highest segment number taken; written by the inbox writer only, read by journals. */
     private volatile long segments;
     /** The highest segment number this writer's stored manifest allows. */
@@ -122,6 +127,20 @@ public class ReplicationLog {
 
     String writer() {
         return writer;
+    }
+
+    private static String newWriter() {
+        return System.getProperty("jboss.node.name", "node1") + "/" + UUID.randomUUID();
+    }
+
+    /**
+     * This node rejoins the cluster empty (it was cut off, or paused): it writes as a new writer from
+     * now on. While it was out, the others took its writer for a departed node's and may have dropped
+     * its manifest with its last segment (InboxJanitor); what it logged under that writer is theirs to
+     * deal with, as an earlier boot's. Called while it admits nothing.
+     */
+    public void rejoined() {
+        writer = newWriter();
     }
 
     /**
@@ -349,7 +368,13 @@ public class ReplicationLog {
         try {
             queuedBytes.addAndGet(-bytes);
             byte[] encoded = SegmentCodec.encode(batch, encoder);
-            InboxSegment segment = new InboxSegment(writer, ++segments, batch.size(), encoded.length);
+            if (!writingAs.equals(writer)) {
+                // A new writer (the node rejoined): its first segment comes with a manifest of its own.
+                writingAs = writer;
+                reserved = 0;
+                liveSegments.clear();
+            }
+            InboxSegment segment = new InboxSegment(writingAs, ++segments, batch.size(), encoded.length);
             if (segment.number() > reserved) {
                 reserveFrom(segment.number());
             }
@@ -394,7 +419,7 @@ public class ReplicationLog {
      */
     private void reserveFrom(long next) {
         WriterManifest manifest = WriterManifest.before(next, liveSegments);
-        inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(LogKeys.manifest(writer), manifest.encode());
+        inbox.withFlags(Flag.IGNORE_RETURN_VALUES).put(LogKeys.manifest(writingAs), manifest.encode());
         reserved = manifest.reserved();
     }
 

@@ -231,4 +231,15 @@ class NodeLeaseTest {
         crashed.viewChanged("node3#3", List.of("node3"));
         assertFalse(crashed.quorate(), "the younger of two that lost the other cannot tell a crash from a cut");
     }
+
+    @Test
+    void aNodeWithoutTheQuorumTakesNobodyOffItsReference() {
+        NodeLease lease = new NodeLease("node5", now::get);
+        lease.viewChanged("node1#1", List.of("node1", "node2", "node3", "node4", "node5"));
+        lease.viewChanged("node4#2", List.of("node4", "node5")); // cut off with node4
+        lease.left("node2"); // node4 (in the same minority) removed them from the node list
+        lease.left("node3");
+        lease.viewChanged("node4#3", List.of("node4", "node5"));
+        assertFalse(lease.quorate(), "two of five are not a quorum, whatever a node of the two removed");
+    }
 }

@@ -2,14 +2,19 @@ package org.siebog.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +24,7 @@ import org.siebog.api.AID;
 import org.siebog.api.Agent;
 import org.siebog.api.AgentContext;
 import org.siebog.api.Performative;
+import org.siebog.message.MessageId;
 
 class MailboxTest {
 
@@ -38,6 +44,83 @@ class MailboxTest {
     void stopLanes() {
         lane.stop();
         otherLane.stop();
+    }
+
+    /**
+     * A replicated agent's question is named after the message being handled and its place among the
+     * handler's questions, so the same handler replayed on another node names it the same; a question
+     * asked outside a handler, or by an agent that is not replicated, gets a random name. Questions open
+     * when a record was saved come back to the agent that carries on as FAILUREs, before anything else.
+     */
+    @Test
+    void questionsAreNamedByTheMessageThatAskedThemAndLostOnesComeBackAsFailures() throws InterruptedException {
+        AtomicReference<Mailbox> self = new AtomicReference<>();
+        List<String> names = new CopyOnWriteArrayList<>();
+        RecordingAgent agent = new RecordingAgent(3) {
+            @Override
+            public void handle(AgentContext context, ACLMessage message) {
+                if (message.performative() == Performative.INFORM) {
+                    names.add(self.get().nextQuestionName());
+                    names.add(self.get().nextQuestionName());
+                }
+                super.handle(context, message);
+            }
+        };
+        Mailbox mailbox = new Mailbox(context(OWNER), agent, lane, 100, 8, handled);
+        self.set(mailbox);
+        mailbox.journal(new Replicated());
+        mailbox.questionsLost(List.of("ask-lost"), "node3");
+        for (long counter = 7; counter <= 8; counter++) {
+            assertTrue(mailbox.reserve());
+            mailbox.enqueue(new Envelope(new MessageId("node1/boot", counter), counter, message("m" + counter)));
+        }
+        mailbox.activate();
+        assertTrue(agent.done.await(5, TimeUnit.SECONDS));
+        String seven = "ask-" + UUID.nameUUIDFromBytes("node1/boot#7".getBytes(StandardCharsets.UTF_8));
+        String eight = "ask-" + UUID.nameUUIDFromBytes("node1/boot#8".getBytes(StandardCharsets.UTF_8));
+        assertEquals(List.of(seven + "-1", seven + "-2", eight + "-1", eight + "-2"), names);
+        assertTrue(agent.contents.get(0).contains("ask-lost") && agent.contents.get(0).contains("node3"), agent.contents::toString);
+        Mailbox idle = new Mailbox(context(OWNER), new RecordingAgent(0), lane, 100, 8, handled);
+        idle.journal(new Replicated());
+        assertTrue(idle.nextQuestionName().matches("ask-[0-9a-f-]{36}"), "outside a handler: random");
+    }
+
+    /** A replicated agent's journal, as far as naming questions goes: one that is also an origin. */
+    private static final class Replicated implements Journal, Origin {
+        @Override
+        public MessageId next(AID receiver) {
+            return new MessageId(OWNER.toString(), 1);
+        }
+    }
+
+    /**
+     * A mailbox whose agent this node is still claiming admits nothing: what comes meanwhile waits and
+     * goes on, in the order it came, once the claim is won; once it is lost (the mailbox left), it goes
+     * on too, finding the mailbox left (so the router sends it where the agent is).
+     */
+    @Test
+    void aMailboxBeingClaimedAdmitsNothingAndWhatWaitedGoesOnInOrderOnceTheClaimIsSettled() {
+        Mailbox won = new Mailbox(context(OWNER), new RecordingAgent(0), lane, 2, 8, handled);
+        won.holdUntilClaimed();
+        assertFalse(won.reserve());
+        List<String> order = new ArrayList<>();
+        assertTrue(won.whenClaimSettled(() -> order.add("first")));
+        assertTrue(won.whenClaimSettled(() -> order.add("second")));
+        assertThrows(IllegalStateException.class, () -> won.whenClaimSettled(() -> order.add("third")), "at most capacity wait");
+        assertEquals(List.of(), order);
+        won.claimed();
+        assertEquals(List.of("first", "second"), order);
+        assertFalse(won.beingClaimed());
+        assertFalse(won.whenClaimSettled(() -> order.add("late")), "settled: the caller admits at once");
+        assertTrue(won.reserve());
+
+        Mailbox lost = new Mailbox(context(OWNER), new RecordingAgent(0), lane, 2, 8, handled);
+        lost.holdUntilClaimed();
+        List<Boolean> leftWhenRun = new ArrayList<>();
+        assertTrue(lost.whenClaimSettled(() -> leftWhenRun.add(lost.left())));
+        lost.leave(handledUpTo -> { });
+        assertEquals(List.of(true), leftWhenRun);
+        assertFalse(lost.reserve());
     }
 
     /**

@@ -83,9 +83,10 @@ class DedupWindowTest {
         DedupWindow window = new DedupWindow(7, List.of(new DedupWindow.Run(9, 10), new DedupWindow.Run(12, 12)), 1_700_000_000_000L);
         List<LogRange> ranges = List.of(new LogRange("node1/b1", 12, 50), LogRange.open("node2/b2", 3));
         AgentRecord record = new AgentRecord(new byte[] {1, 2, 3}, 41, Map.of("a@siebog", window),
-                new ReceiverCounters.Saved(Map.of("b@siebog", 5L), 4), -3L, ranges);
+                new ReceiverCounters.Saved(Map.of("b@siebog", 5L), 4), -3L, ranges, List.of("ask-q1", "ask-q2"));
         AgentRecord back = AgentRecord.decode(record.encode());
         assertEquals(41, back.handledSeq());
+        assertEquals(List.of("ask-q1", "ask-q2"), back.openQuestions());
         assertEquals(ranges, back.ranges());
         assertEquals(List.of((byte) 1, (byte) 2, (byte) 3), List.of(back.state()[0], back.state()[1], back.state()[2]));
         assertEquals(7, back.handled().get("a@siebog").low());
