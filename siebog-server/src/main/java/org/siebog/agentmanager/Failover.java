@@ -2,7 +2,6 @@ package org.siebog.agentmanager;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -184,14 +183,11 @@ public class Failover {
     }
 
     /**
-     * Waits until each departed node has surely stopped (its lease ran out, {@link NodeLease}): a node
-     * that is only cut off or paused may still be handling messages until then, and an agent must
-     * never run in two places.
-     */
-    /**
      * Waits until the departed nodes' leases have surely ended ({@link NodeLease#surelyExpiredAt}),
-     * which the others' answers to this node's heartbeats may have to show first. False if that took
-     * longer than {@link #LEASE_PATIENCE_MS}, or this node stopped holding its own lease meanwhile.
+     * which the others' answers to this node's heartbeats may have to show first: a node that is only
+     * cut off or paused may still be handling messages until then, and an agent must never run in two
+     * places. False if that took longer than {@link #LEASE_PATIENCE_MS}, or this node stopped holding
+     * its own lease meanwhile.
      */
     private static boolean awaitLeasesEnd(NodeLease lease, Set<String> departed) {
         long began = System.nanoTime();
@@ -260,8 +256,8 @@ public class Failover {
     }
 
     /**
-     * Whether this node is the survivor that takes over what {@code key} names (an agent, a writer of
-     * the log), of {@code members}: the same choice on every node.
+     * Whether this node is the survivor that takes over what {@code key} names (an agent, a delayed
+     * post), of {@code members}: the same choice on every node.
      */
     private boolean isMine(String key, List<String> members) {
         return members.get(Math.floorMod(key.hashCode(), members.size())).equals(cluster.name());

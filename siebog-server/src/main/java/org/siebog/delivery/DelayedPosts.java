@@ -14,8 +14,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -55,7 +53,6 @@ import org.siebog.platform.PlatformConfig;
 @ApplicationScoped
 public class DelayedPosts {
 
-    private static final Logger LOG = Logger.getLogger(DelayedPosts.class.getName());
     /** Counts this node's rejoins: a timer set before the last one fires nothing. */
     private volatile long generation;
     /** How soon a holder that could not fire a post (it may not act for the cluster now) looks again. */

@@ -82,7 +82,7 @@ public final class Mailbox implements Runnable {
     private volatile Journal journal = Journal.NONE;
     /** The message the agent is handling now, and how many names it has taken while handling it (the lane's own). */
     private Envelope handling;
-    private int questionsAsked;
+    private int namesTaken;
     /** The inbox position of the last message handled (only the running lane writes it). */
     private volatile long handledSeq;
     /*
@@ -273,8 +273,8 @@ public final class Mailbox implements Runnable {
         List<Runnable> waited;
         synchronized (this) {
             claiming = false;
-            waited = List.copyOf(waitingForClaim);
-            waitingForClaim.clear();
+            waited = waitingForClaim == null ? List.of() : waitingForClaim;
+            waitingForClaim = null; // a mailbox is claimed once: nothing of it stays with the agent
         }
         waited.forEach(Runnable::run);
     }
@@ -405,7 +405,7 @@ public final class Mailbox implements Runnable {
             PendingAsks pending = asks;
             if (pending == null || !pending.answer(message)) {
                 handling = envelope;
-                questionsAsked = 0;
+                namesTaken = 0;
                 agent.handle(context, message);
             }
         } catch (RuntimeException e) {
@@ -442,7 +442,7 @@ public final class Mailbox implements Runnable {
         if (asking != null && asking.id() != null && !asking.id().isUnnumbered() && journal instanceof Origin) {
             // Hashed: an origin may itself be made of such a name (a delayed post's), and names must not grow.
             String message = asking.id().origin() + "#" + asking.id().counter();
-            return UUID.nameUUIDFromBytes(message.getBytes(StandardCharsets.UTF_8)) + "-" + ++questionsAsked;
+            return UUID.nameUUIDFromBytes(message.getBytes(StandardCharsets.UTF_8)) + "-" + ++namesTaken;
         }
         return UUID.randomUUID().toString();
     }
