@@ -21,8 +21,8 @@ import org.siebog.message.MessageId;
  * re-pinned on a survivor, a balanced one's instance there. Logging stateless messages as stateful
  * ones are, and posting again what a dead node had logged past its handled marks, did the same at a
  * cache write per batch and a mark per agent: Sender/Receiver between two nodes (1,000 stateless
- * Receivers) kept 0.46 of its round trips that way and 0.74 this way, where this costs one future
- * per message (perf/HISTORY.md, 2026-11-29).
+ * Receivers) kept 0.46 of its round trips that way and 0.74 this way in one round each (the delayed
+ * posts' cache writes in both), where this costs one future per message (perf/HISTORY.md, 2026-11-29).
  *
  * <p>So a stateless agent's message is handled <em>at least</em> once: one the dead node handled
  * before its acknowledgement reached the sender is handled again. A stateless agent keeps no window
