@@ -9,12 +9,13 @@
 #      its files in target/browser-cassandra), booting while 2 and 3 run,
 #   5. one Siebog node from the EAR just built, with the examples beside it (siebog-examples.war:
 #      Pong, Primes, the TSP demo) and the tests' own client agents (siebog-client-js/e2e/agents-war,
-#      packed here as target/siebog-e2e-agents.war: Faulty, Keeper, Questioner, Relay, Yellow), at HTTP 8980, its files in
+#      packed here as target/siebog-e2e-agents.war: Faulty, Keeper, Questioner, Relay, Tally, Yellow and more), at HTTP 8980, its files in
 #      target/browser-nodes, with that Cassandra as its state store,
 #   6. the end-to-end tests in headless Chromium against it (siebog-client-js/e2e/; the metrics test
 #      parses Prometheus' format with prometheus_client, pip-installed into target/e2e-python),
 #   7. then two such nodes (node2 at HTTP 9080) and the console's tests against a cluster
-#      (siebog-client-js/e2e-cluster/: both nodes, a device on node2, the sniffer across them),
+#      (siebog-client-js/e2e-cluster/: both nodes, a device on node2, the sniffer across them), and
+#      last node2 killed under a client agent's proxy (e2e-cluster/proxy-node-killed.test.js),
 # and stops the nodes (by PID, through ./siebog stop) and the Cassandra (by PID, through
 # launcher/cassandra.sh stop) whatever happens. Screenshots of the host page land in
 # target/browser-tests/.
@@ -114,7 +115,8 @@ start_nodes() {
 run_tests() {
     local dir=$1 rc=0
     say "end-to-end tests in Chromium (siebog-client-js/$dir; screenshots in ${OUT#"$ROOT"/})"
-    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_URL2="$URL2" SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" \
+    (cd "$CLIENT" && SIEBOG_E2E_URL="$URL" SIEBOG_E2E_URL2="$URL2" SIEBOG_E2E_NODES_DIR="$NODES_DIR" \
+        SIEBOG_E2E_CHROMIUM="$CHROMIUM" SIEBOG_E2E_OUT="$OUT" \
         SIEBOG_E2E_PYTHON="$PYTHON_VENV/bin/python" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
         node --test --test-concurrency=1 --test-reporter=spec "$dir") || rc=$?
     ((rc == 0)) || fail "the end-to-end tests in $dir failed (node logs: $NODES_DIR/node*/console.log)"
@@ -172,11 +174,13 @@ main() {
     start_nodes 1 "$agents_war"
     rm -rf "$OUT"
     run_tests e2e/
-    # The console against a cluster (e2e-cluster/): both nodes, a device on node2, the sniffer across them.
-    say "stopping the test node; starting two for the cluster's console tests"
+    # The console against a cluster (e2e-cluster/): both nodes, a device on node2, the sniffer across them;
+    # then node2 killed under a client agent's proxy (last: node2 stays down).
+    say "stopping the test node; starting two for the cluster's tests"
     SIEBOG_NODES_DIR="$NODES_DIR" "$ROOT/siebog" stop >/dev/null 2>&1 || true
     start_nodes 2 "$agents_war"
-    run_tests e2e-cluster/
+    run_tests e2e-cluster/console.test.js
+    run_tests e2e-cluster/proxy-node-killed.test.js
     say "browser tests passed in $((SECONDS - started)) s"
 }
 

@@ -34,11 +34,12 @@ public interface ClientAgents {
      */
     Agent proxy(DirectoryEntry entry);
 
-    /** After a failover: carries on as the proxy of a client agent whose node died. */
-    void takeOver(DirectoryEntry entry);
-
-    /** Once an adopted proxy's mailbox exists: {@code running} when its device still runs the agent. */
-    void adopted(AID aid, boolean running);
+    /**
+     * A proxy made by {@link #proxy} for a client agent whose node died has been resumed here from its
+     * saved record ({@link LocalAgents#resume}): it goes on with its device if that still runs the
+     * agent, or waits for one.
+     */
+    void resumed(AID aid);
 
     /**
      * Moves a client agent whose proxy is on this node to another device through its saved state

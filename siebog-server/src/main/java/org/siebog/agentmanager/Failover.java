@@ -87,9 +87,6 @@ public class Failover {
     ManagedThreadFactory threads;
 
     @Inject
-    ClientAgents clientAgents;
-
-    @Inject
     MeterRegistry meters;
 
     @Inject
@@ -270,7 +267,7 @@ public class Failover {
             // agent is another survivor's to take over now, or its node is back.
             return;
         }
-        if (entry.kind() == AgentKind.STATEFUL) {
+        if (entry.kind() != AgentKind.STATELESS) { // a client agent's proxy is replicated as a stateful agent is
             switch (local.resume(entry, logged)) {
                 case HERE -> { }
                 case ELSEWHERE -> LOG.info(() -> "another survivor claimed " + entry.aid() + " first; it runs there");
@@ -279,8 +276,6 @@ public class Failover {
                     directory.unregister(entry.aid());
                 }
             }
-        } else if (entry.kind() == AgentKind.CLIENT) {
-            clientAgents.takeOver(entry);
         } else {
             // Stateless: nothing to restore. A pinned one runs here now (its instance made before the directory
             // sends its messages here); a balanced one is listed here, and each node makes its instance when it needs one.

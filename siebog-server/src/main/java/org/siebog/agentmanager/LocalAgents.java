@@ -130,20 +130,11 @@ public class LocalAgents implements LocalInstances {
     }
 
     /**
-     * Carries on as the proxy of a client agent whose proxy's node died; if its device still runs
-     * it, messages flow again at once, otherwise it is started on another device.
-     */
-    public void adopt(DirectoryEntry entry, boolean deviceRunsIt) {
-        Mailbox mailbox = host.host(entry.aid(), clientAgents.proxy(entry));
-        directory.update(entry);
-        clientAgents.adopted(entry.aid(), deviceRunsIt);
-        mailbox.activate();
-    }
-
-    /**
      * Carries on a stateful agent whose node died (or that moves here): a new instance with the
      * state it last saved, then the messages logged for it that it had not handled, then whatever
-     * arrives.
+     * arrives. A client agent's proxy is carried on the same way (its saved state is the deliveries its
+     * device had not acknowledged), and then goes on with its device if that still runs the agent, or
+     * waits for the sweep to start it on one.
      *
      * <p>Two survivors may set out to take over one agent (their views of who survives differed for
      * a moment, as when two nodes die a moment apart): the directory decides, by a compare-and-set
@@ -161,9 +152,11 @@ public class LocalAgents implements LocalInstances {
         if (record == null || type == null) {
             return Resumed.GONE;
         }
+        DirectoryEntry here = entry.movedTo(cluster.name());
+        boolean client = entry.kind() == AgentKind.CLIENT;
         Agent agent;
         try {
-            agent = (Agent) new InitialContext().lookup(type.binding());
+            agent = client ? clientAgents.proxy(here) : (Agent) new InitialContext().lookup(type.binding());
         } catch (NamingException e) {
             throw new IllegalStateException("cannot create an instance of " + type.name() + " to take over " + entry.aid(), e);
         }
@@ -174,8 +167,9 @@ public class LocalAgents implements LocalInstances {
             prepared.questionsLost(record.openQuestions(), entry.node());
             journal.replayed().forEach(prepared::replay); // ahead of anything a sender admits once it is claimed
         });
-        if (!directory.claim(entry.node(), entry.movedTo(cluster.name()))) {
+        if (!directory.claim(entry.node(), here)) {
             host.leave(entry.aid(), mailbox, handledUpTo -> { }); // another node claimed it first; this copy holds nothing
+            clientAgents.forget(entry.aid(), false);
             return Resumed.ELSEWHERE;
         }
         try {
@@ -185,10 +179,14 @@ public class LocalAgents implements LocalInstances {
             // departure the next view change (or the move's caller) deals with again.
             directory.claim(cluster.name(), entry);
             host.leave(entry.aid(), mailbox, handledUpTo -> { });
+            clientAgents.forget(entry.aid(), false);
             throw e;
         }
         mailbox.claimed();
         mailbox.activate();
+        if (client) {
+            clientAgents.resumed(entry.aid());
+        }
         return Resumed.HERE;
     }
 
@@ -210,7 +208,7 @@ public class LocalAgents implements LocalInstances {
             classes.forget(); // its archive may have been redeployed without it
             throw new InvalidAgentRequestException("could not create an agent of class " + type.name() + ": " + e, e);
         }
-        AgentJournal journal = type.kind() == AgentKind.STATEFUL ? AgentJournal.starting(entry.aid(), agent, Beans.direct(log)) : null;
+        AgentJournal journal = type.kind() == AgentKind.STATELESS ? null : AgentJournal.starting(entry.aid(), agent, Beans.direct(log));
         Mailbox mailbox = host.host(entry.aid(), agent, entry.balanced(), journalOf(entry, type, journal), prepared -> { });
         try {
             agent.start(mailbox.context(), entry.args());
@@ -237,12 +235,14 @@ public class LocalAgents implements LocalInstances {
         return mailbox;
     }
 
-    /** A stateful agent's own journal; a stateless agent's acknowledges its messages once handled; a client agent's proxy keeps none. */
-    private Journal journalOf(DirectoryEntry entry, AgentClass type, AgentJournal stateful) {
+    /**
+     * A stateful agent's own journal, and a client agent proxy's the same (what it holds for its device
+     * is its state); a stateless agent's acknowledges its messages once handled.
+     */
+    private Journal journalOf(DirectoryEntry entry, AgentClass type, AgentJournal replicated) {
         return switch (type.kind()) {
-            case STATEFUL -> stateful;
+            case STATEFUL, CLIENT -> replicated;
             case STATELESS -> new StatelessJournal();
-            case CLIENT -> Journal.NONE;
         };
     }
 

@@ -163,7 +163,7 @@ public class Mobility implements AgentMoves {
         if (mailbox == null || !entry.node().equals(cluster.name())) {
             throw new AgentMovingException(aid, "it is not on " + cluster.name() + " (any more); ask again");
         }
-        if (!(mailbox.journal() instanceof AgentJournal)) {
+        if (entry.kind() != AgentKind.STATEFUL) { // a client agent's proxy is replicated too, but goes where its device's socket is
             throw new InvalidAgentRequestException(aid + " is a " + entry.kind().name().toLowerCase()
                     + " agent: only a stateful agent moves (its saved state is what moves); stop it and start it on " + node);
         }

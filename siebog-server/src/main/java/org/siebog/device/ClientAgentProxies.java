@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.siebog.agent.AgentClass;
 import org.siebog.agentmanager.AgentClassRegistry;
-import org.siebog.agentmanager.LocalAgents;
 import org.siebog.api.AID;
 import org.siebog.api.Agent;
 import org.siebog.api.AgentKind;
@@ -54,9 +53,6 @@ class ClientAgentProxies {
 
     @Inject
     AgentClassRegistry classes;
-
-    @Inject
-    LocalAgents local;
 
     @Inject
     ClusterNode cluster;
@@ -114,18 +110,20 @@ class ClientAgentProxies {
         }
     }
 
-    /** After a failover: a proxy here for a client agent whose node died. */
-    void takeOver(DirectoryEntry entry) {
-        // Its device may still be joined (to another node) and running it: then it only needs a new proxy.
-        boolean deviceAlive = entry.device() != null && registry.find(entry.device()).isPresent();
-        local.adopt(entry.movedTo(cluster.name()), deviceAlive);
-    }
-
-    void adopted(AID aid, boolean running) {
+    /**
+     * A proxy resumed here for a client agent whose node died: its device may still be joined (to
+     * another node) and running the agent, and then takes the deliveries it had not acknowledged again
+     * (dropping those it had handled by their numbers); otherwise the sweep starts the agent on another.
+     */
+    void resumed(AID aid) {
         ClientAgentProxy proxy = proxies.get(aid);
-        if (proxy != null && running) {
-            proxy.started(proxy.device());
-        } else if (proxy != null) {
+        if (proxy == null) {
+            return;
+        }
+        String device = proxy.device();
+        if (device != null && registry.find(device).isPresent()) {
+            proxy.started(device);
+        } else {
             proxy.detach();
         }
     }

@@ -1,5 +1,12 @@
 package org.siebog.device;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +32,10 @@ import org.siebog.state.SavedState;
  * The server side of a client agent. It sits in an ordinary mailbox, so messages to a client agent
  * are routed, ordered and bounded like any agent's; handling one means pushing it to the device.
  * Every delivery is kept until the device acknowledges it, so when the device goes away the agent
- * is started on another device and gets, in order, what the old one had not acknowledged.
+ * is started on another device and gets, in order, what the old one had not acknowledged. Its
+ * mailbox is replicated as a stateful agent's is (the inbox log, and a saved record whose state is
+ * the unacknowledged deliveries), so when the proxy's <em>node</em> dies a survivor carries on with
+ * both.
  */
 final class ClientAgentProxy implements Agent {
 
@@ -40,6 +50,9 @@ final class ClientAgentProxy implements Agent {
      * which is bounded ({@code siebog.device.max-outbox-bytes}) and would close an honest device.
      */
     static final int DELIVERY_WINDOW_CHARS = 256 * 1024;
+
+    /** The layout of {@link #saveState}: its first byte. */
+    private static final int BACKLOG_FORMAT = 1;
 
     /** A delivery's frame, written once: pushed again as it is if the agent moves before acknowledging it. */
     private record Delivery(long seq, String frame) {
@@ -309,14 +322,51 @@ final class ClientAgentProxy implements Agent {
         running = false;
     }
 
-    /** A client agent's state lives with it on its device, and what it saves in Cassandra (StateManager). */
+    /**
+     * What the proxy holds for its node's successor: the deliveries its device has not acknowledged
+     * (as of this save) and the last number given, so that after its node dies the proxy a survivor
+     * takes over (from this and the inbox log after it, as any stateful agent's) pushes them again
+     * under the same numbers, which a device still running the agent drops as repeats. The agent's own
+     * state lives with it on its device, and what it saves in Cassandra (StateManager).
+     */
     @Override
-    public byte[] saveState() {
-        throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");
+    public synchronized byte[] saveState() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(BACKLOG_FORMAT);
+            out.writeLong(seq);
+            out.writeInt(unacked.size());
+            for (Delivery d : unacked) {
+                out.writeLong(d.seq());
+                byte[] frame = d.frame().getBytes(StandardCharsets.UTF_8);
+                out.writeInt(frame.length);
+                out.write(frame);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in memory: not thrown
+        }
+        return bytes.toByteArray();
     }
 
+    /** Carries on from {@link #saveState}: the saved deliveries wait for the device, pushed from the first. */
     @Override
-    public void restoreState(AgentContext context, byte[] state) {
-        throw new IllegalStateException(aid + " is a client agent: its state is kept on its device");
+    public synchronized void restoreState(AgentContext context, byte[] state) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
+            int format = in.readUnsignedByte();
+            if (format != BACKLOG_FORMAT) {
+                throw new IllegalStateException(aid + ": a saved proxy of format " + format + ", not " + BACKLOG_FORMAT);
+            }
+            seq = in.readLong();
+            unacked.clear();
+            for (int n = in.readInt(); n > 0; n--) {
+                long deliverySeq = in.readLong();
+                byte[] frame = in.readNBytes(in.readInt());
+                unacked.add(new Delivery(deliverySeq, new String(frame, StandardCharsets.UTF_8)));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(aid + ": a saved proxy that cannot be read: " + e, e);
+        }
+        pushedUpTo = 0;
+        pushedChars = 0;
     }
 }

@@ -63,13 +63,8 @@ public class WebClientManagerBean implements WebClientManager, DeviceRelay {
     }
 
     @Override
-    public void takeOver(DirectoryEntry entry) {
-        proxies.takeOver(entry);
-    }
-
-    @Override
-    public void adopted(AID aid, boolean running) {
-        proxies.adopted(aid, running);
+    public void resumed(AID aid) {
+        proxies.resumed(aid);
     }
 
     @Override
