@@ -151,11 +151,21 @@ final class ClusterApi {
      * returns the HTTP status, or 0 when none came in time (posting again under the same key is safe).
      */
     int tellOnce(String receiver, String content, String key, Duration timeout) throws InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/messages"))
-                .header("Content-Type", "application/json").header("Idempotency-Key", key)
-                .POST(HttpRequest.BodyPublishers.ofString(message("INFORM", receiver, "history", content))).timeout(timeout).build();
+        return postWithin("messages", message("INFORM", receiver, "history", content), key, timeout);
+    }
+
+    /**
+     * Posts {@code json} to {@code path} (under {@code key} as its {@code Idempotency-Key}, unless null),
+     * waiting at most {@code timeout}: the HTTP status, or 0 when no answer came in time.
+     */
+    int postWithin(String path, String json, String key, Duration timeout) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/" + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).timeout(timeout);
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
         try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException noAnswer) { // timed out, or the connection failed: the client cannot tell whether it was admitted
             return 0;
         }
@@ -193,7 +203,7 @@ final class ClusterApi {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    private static String message(String performative, String receiver, String conversationId, String content) {
+    static String message(String performative, String receiver, String conversationId, String content) {
         var json = Json.createObjectBuilder().add("performative", performative)
                 .add("receivers", Json.createArrayBuilder().add(receiver));
         if (conversationId != null) {

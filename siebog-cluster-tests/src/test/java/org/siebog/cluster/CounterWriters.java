@@ -29,6 +29,9 @@ final class CounterWriters implements AutoCloseable {
 
     private final AtomicBoolean writing = new AtomicBoolean(true);
     private final Map<String, AtomicLong> admitted = new ConcurrentHashMap<>();
+    /** Per counter: since when (nanoTime) its writer has been posting its current number, or 0 between numbers. */
+    private final Map<String, AtomicLong> waiting = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> longestWait = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
     private final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -39,17 +42,35 @@ final class CounterWriters implements AutoCloseable {
         for (String counter : counters) {
             AtomicLong n = new AtomicLong();
             admitted.put(counter, n);
+            AtomicLong waitingSince = new AtomicLong();
+            waiting.put(counter, waitingSince);
+            AtomicLong longest = new AtomicLong();
+            longestWait.put(counter, longest);
             Thread writer = new Thread(() -> {
                 try {
-                    while (writing.get()) {
+                    // A number posted and not yet admitted is posted until it is, even once closing: it may
+                    // have been admitted already (a post with no answer), and the counter must not be left
+                    // holding a number that the writer does not count.
+                    boolean inFlight = false;
+                    while (writing.get() || inFlight) {
                         long next = n.get() + 1;
-                        int status = cluster.api(through.getAsInt()).tellOnce(counter, Long.toString(next), run + "-" + counter + "-" + next, TIMEOUT);
+                        waitingSince.compareAndSet(0, System.nanoTime());
+                        int node = through.getAsInt();
+                        int status = cluster.api(node).tellOnce(counter, Long.toString(next), run + "-" + counter + "-" + next, TIMEOUT);
                         if (status == 202) {
                             n.set(next);
-                        } else if (status == 0) {
+                            inFlight = false;
+                            long since = waitingSince.getAndSet(0);
+                            if (since != 0) {
+                                longest.accumulateAndGet(System.nanoTime() - since, Math::max);
+                            }
+                            continue;
+                        }
+                        inFlight = true;
+                        if (status == 0) {
                             unanswered.incrementAndGet();
                         } else {
-                            assertEquals(503, status, () -> "message " + next + " to " + counter);
+                            assertEquals(503, status, () -> "message " + next + " to " + counter + " through node" + node);
                             refused.incrementAndGet();
                             Thread.sleep(100);
                         }
@@ -61,6 +82,19 @@ final class CounterWriters implements AutoCloseable {
             writers.add(writer);
             writer.start();
         }
+    }
+
+    /** Of each counter, the longest time one of its numbers took from its first post to its admission (202). */
+    Map<String, Duration> longestWaits() {
+        Map<String, Duration> copy = new TreeMap<>();
+        longestWait.forEach((counter, nanos) -> copy.put(counter, Duration.ofNanos(nanos.get())));
+        return copy;
+    }
+
+    /** Counters whose writer has been waiting over a second for its number's admission: unavailable to a client. */
+    long waitingNow() {
+        long now = System.nanoTime();
+        return waiting.values().stream().mapToLong(AtomicLong::get).filter(since -> since != 0 && now - since > 1_000_000_000L).count();
     }
 
     long admitted(String counter) {

@@ -1,8 +1,11 @@
 package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -77,8 +80,26 @@ class FiveNodesIT {
         }
     }
 
+    /**
+     * A short run of the chaos soak (perf/chaos runs it for as long as asked): a mixed load while the
+     * nemesis kills, pauses and partitions at random, and every kind's promise checked over the whole
+     * history. Here one fault, the one seed 48 draws first: node3, where the stateless relay is pinned,
+     * paused past the failure detector (a kill and restarts would take minutes of the suite's 30). {@code -Dsiebog.chaos.seconds}, {@code -Dsiebog.chaos.seed} and {@code -Dsiebog.chaos.out} tune it.
+     */
     @Test
     @Order(2)
+    void underChaosEveryKindOfMessageKeepsItsPromise() throws Exception {
+        Path root = Path.of(System.getProperty("siebog.root", "..")).toAbsolutePath().normalize();
+        Chaos.Options options = new Chaos.Options(Duration.ofSeconds(Long.getLong("siebog.chaos.seconds", 30)),
+                Long.getLong("siebog.chaos.seed", 48), true,
+                Path.of(System.getProperty("siebog.chaos.out", root.resolve("siebog-cluster-tests/target/chaos").toString())));
+        ChaosVerdict verdict = new Chaos(cluster, NODES, options).run();
+        assertFalse(verdict.faults().isEmpty(), "the nemesis struck");
+        assertEquals(List.of(), verdict.violations(), verdict::summary);
+    }
+
+    @Test
+    @Order(3)
     void twoKilledAtOnceLoseNothingWithThreeCopies() throws Exception {
         List<String> counters = counters("two-killed", 4, 5);
         try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));

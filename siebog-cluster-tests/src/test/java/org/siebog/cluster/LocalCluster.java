@@ -107,6 +107,11 @@ final class LocalCluster implements AutoCloseable {
         run(args, 30);
     }
 
+    /** Starts a killed node again ({@code ./siebog restart}): same name and address, fresh files; returns once it is up. */
+    void restart(String node) throws IOException, InterruptedException {
+        run(List.of("restart", node), 600);
+    }
+
     /** With --netns: the packets between nodes a and b are dropped, both ways. */
     void cut(int a, int b) throws IOException, InterruptedException {
         run(List.of("cut", "node" + a, "node" + b), 30);

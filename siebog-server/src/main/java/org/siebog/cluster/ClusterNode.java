@@ -22,6 +22,7 @@ import org.infinispan.Cache;
 import org.siebog.directory.StringCaches;
 import org.infinispan.context.Flag;
 import org.infinispan.notifications.Listener;
+import org.infinispan.notifications.cachelistener.annotation.CacheEntryCreated;
 import org.infinispan.notifications.cachelistener.annotation.CacheEntryRemoved;
 import org.infinispan.notifications.cachelistener.event.CacheEntryEvent;
 import org.jgroups.Address;
@@ -179,10 +180,18 @@ public class ClusterNode {
      * A node that takes itself off the node list (it is stopping, or rejoins after it lost touch,
      * {@link NodeLease}) is no longer a member although it is still in the view: it no longer counts
      * towards the quorum, and the view's listeners hear of it as of a view change, so that the others
-     * take over what it held.
+     * take over what it held. When it puts itself back on the list (it has rejoined, empty) it counts
+     * again: no view change brings it back, as it never left the view.
      */
     @Listener(observation = Listener.Observation.POST)
     public final class Departures {
+
+        @CacheEntryCreated
+        public void created(CacheEntryEvent<String, String> event) {
+            if (view != null && !event.getKey().equals(name) && addresses.containsKey(event.getKey())) {
+                lease.rejoined(event.getKey());
+            }
+        }
 
         @CacheEntryRemoved
         public void removed(CacheEntryEvent<String, String> event) {

@@ -223,6 +223,22 @@ public final class NodeLease {
         }
     }
 
+    /**
+     * {@code node}, in the view all along, put itself back on the node list: it rejoined empty after
+     * {@link #left}, and counts towards the quorum again, in its place in the view (oldest first). Left
+     * out, it would shrink every later decision's reference: with it missing from [node1..node5], two
+     * of the five killed left node4 measuring [node4, node5, node2] against four, and finding no quorum
+     * where the others found one (perf/chaos). As {@link #left}, a node without the quorum changes nothing.
+     */
+    synchronized void rejoined(String node) {
+        if (!quorate || !members.contains(node) || quorum.reference().contains(node)) {
+            return;
+        }
+        List<String> counted = members.stream().filter(m -> m.equals(node) || quorum.reference().contains(m)).toList();
+        quorum = new Quorum(counted);
+        quorate = quorum.heldBy(members);
+    }
+
     /** A new view, {@code key} naming it the same on every member: called on the thread that delivers views, before its listeners. */
     synchronized void viewChanged(String key, List<String> newMembers) {
         long now = clock.getAsLong();

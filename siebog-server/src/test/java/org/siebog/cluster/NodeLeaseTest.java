@@ -242,4 +242,14 @@ class NodeLeaseTest {
         lease.viewChanged("node4#3", List.of("node4", "node5"));
         assertFalse(lease.quorate(), "two of five are not a quorum, whatever a node of the two removed");
     }
+
+    @Test
+    void aNodeThatRejoinedCountsTowardsTheQuorumAgain() {
+        NodeLease lease = new NodeLease("node4", now::get);
+        lease.viewChanged("node1#1", List.of("node1", "node2", "node3", "node4", "node5"));
+        lease.left("node5"); // node5 rejoins empty: off the node list, still in the view
+        lease.rejoined("node5"); // and back on it, with no view change
+        lease.viewChanged("node4#2", List.of("node4", "node5", "node2")); // node1 and node3 killed at once
+        assertTrue(lease.quorate(), "three of the five are the quorum");
+    }
 }
