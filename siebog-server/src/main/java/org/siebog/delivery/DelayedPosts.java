@@ -156,7 +156,11 @@ public class DelayedPosts {
         executor.timer().schedule(() -> fire(key, post, cost, generation), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
     }
 
-    /** Posts it, unless the node rejoined since (another node holds it now), then removes it. */
+    /**
+     * Posts it, unless the node rejoined since (another node holds it now), then removes it. Refused for
+     * now (its receiver is being taken over, its node is gone or full), it fires again a second later,
+     * under the same identity: a stateful receiver that admitted it meanwhile drops the repeat.
+     */
     private void fire(String key, Stored post, long cost, long scheduledIn) {
         if (scheduledIn != generation) {
             budget.giveBack(cost);
@@ -167,9 +171,14 @@ public class DelayedPosts {
             executor.timer().schedule(() -> fire(key, post, cost, scheduledIn), RETRY_MS, TimeUnit.MILLISECONDS);
             return;
         }
-        budget.giveBack(cost);
-        router.postDelayed(post.message(), new Delayed(key, post.turn()))
-                .whenComplete((settled, failed) -> cache.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(key));
+        router.postDelayed(post.message(), new Delayed(key, post.turn())).whenComplete((settled, refusedForNow) -> {
+            if (refusedForNow != null) {
+                executor.timer().schedule(() -> fire(key, post, cost, scheduledIn), RETRY_MS, TimeUnit.MILLISECONDS);
+                return;
+            }
+            budget.giveBack(cost);
+            cache.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(key);
+        });
     }
 
     /** How many delayed posts {@code node} holds. */
