@@ -57,6 +57,12 @@ public class DelayedPosts {
     private volatile long generation;
     /** How soon a holder that could not fire a post (it may not act for the cluster now) looks again. */
     private static final long RETRY_MS = 1_000;
+    /**
+     * How long after its time a post refused for now is tried again: past it, its next refusal goes
+     * back to its sender. Longer than any takeover (seconds) or healed partition (about a minute
+     * under chaos); a cluster that cannot admit a message for this long is down, and the sender hears so.
+     */
+    private static final long RETRY_FOR_MS = 300_000;
     /** The stored format's version: the first byte of every entry. */
     private static final int FORMAT = 1;
 
@@ -158,8 +164,9 @@ public class DelayedPosts {
 
     /**
      * Posts it, unless the node rejoined since (another node holds it now), then removes it. Refused for
-     * now (its receiver is being taken over, its node is gone or full), it fires again a second later,
-     * under the same identity: a stateful receiver that admitted it meanwhile drops the repeat.
+     * now (its receiver is being taken over, its node is gone or its log full), it fires again a second
+     * later, under the same identity (a stateful receiver that admitted it meanwhile drops the repeat),
+     * until {@link #RETRY_FOR_MS} after its time: then its sender is told.
      */
     private void fire(String key, Stored post, long cost, long scheduledIn) {
         if (scheduledIn != generation) {
@@ -171,7 +178,8 @@ public class DelayedPosts {
             executor.timer().schedule(() -> fire(key, post, cost, scheduledIn), RETRY_MS, TimeUnit.MILLISECONDS);
             return;
         }
-        router.postDelayed(post.message(), new Delayed(key, post.turn())).whenComplete((settled, refusedForNow) -> {
+        boolean lastTry = System.currentTimeMillis() > post.dueAtMillis() + RETRY_FOR_MS;
+        router.postDelayed(post.message(), new Delayed(key, post.turn()), lastTry).whenComplete((settled, refusedForNow) -> {
             if (refusedForNow != null) {
                 executor.timer().schedule(() -> fire(key, post, cost, scheduledIn), RETRY_MS, TimeUnit.MILLISECONDS);
                 return;

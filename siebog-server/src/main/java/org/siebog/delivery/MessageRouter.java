@@ -541,14 +541,16 @@ public class MessageRouter {
 
     /**
      * Posts a delayed message that is due, under the identity it was stored with ({@link DelayedPosts});
-     * completes once it is admitted, or refused for good (a 4xx: its receiver is gone) and its sender
-     * told, as after a send. A refusal for now (a 5xx: its receiver is being taken over, its node is
-     * gone or full) fails the returned future instead, and the post fires again: given up, a REST
-     * client's post would be lost in silence (perf/chaos lost 7 of 3,882 that way in 30 minutes). The
-     * timer fires outside any handler, so the sending agent's own identities are not used (see
+     * completes once it is admitted, or refused and its sender told, as after a send: refused for good
+     * (a 4xx: its receiver is gone), refused by the receiver itself (its mailbox is full: the sender
+     * decides what to do about a busy receiver), or refused for now when {@code lastTry}. A refusal for
+     * now that is not the last try (a 5xx: its receiver is being taken over, its node is gone or its
+     * log full) fails the returned future instead, and the post fires again: given up, a REST client's
+     * post would be lost in silence (perf/chaos lost 7 of 3,882 that way in 30 minutes). The timer
+     * fires outside any handler, so the sending agent's own identities are not used (see
      * docs/cluster.md).
      */
-    CompletableFuture<Void> postDelayed(ACLMessage message, Origin delayed) {
+    CompletableFuture<Void> postDelayed(ACLMessage message, Origin delayed, boolean lastTry) {
         direct();
         CompletableFuture<Void> posted;
         try {
@@ -561,7 +563,7 @@ public class MessageRouter {
                 return null;
             }
             SiebogException refusal = refusalOf(failed);
-            if (refusal.status() >= 500) {
+            if (!lastTry && refusal.status() >= 500 && !(refusal instanceof MailboxFullException)) {
                 throw new CompletionException(refusal);
             }
             LOG.log(Level.INFO, "delayed message could not be delivered: {0}", refusal.getMessage());
