@@ -26,6 +26,7 @@ import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.NodeLease;
 import org.siebog.cluster.Wire;
 import org.siebog.directory.StringCaches;
 import org.siebog.message.MessageId;
@@ -125,20 +126,34 @@ public class DelayedPosts {
      * Stores {@code message} under {@code key} (storing again under a key replaces the post: a handler
      * replayed after a crash schedules what it had scheduled) to be posted after {@code delay}, and once it is stored on its owners
      * starts this node's timer for it. Refused at once (503) when this node holds its bound of delayed
-     * messages already; the stage fails when the cache did not take it. Waits for nothing: an agent's
-     * {@code sendLater} runs on its lane.
+     * messages already; the stage fails when the cache did not take it, and when this node lost touch
+     * with the cluster while it stored it. Waits for nothing: an agent's {@code sendLater} runs on its lane.
+     *
+     * <p>Why the second: a store under way when a cut begins waits until the view drops the owners on
+     * the other side, then completes on this side's owners alone; when the cut heals, the majority's
+     * copy of the cache wins (PREFERRED_ALWAYS) and the post is gone. Answered 202, it would be lost
+     * in silence (perf/chaos, a 2|3 cut). The same view takes this node's lease, so a store that ends
+     * with the lease still held, and never lost meanwhile, reached the majority's owners; one that
+     * does not is answered 503 saying it may or may not fire (its timer is set all the same: the lease
+     * may come back).
      */
     CompletableFuture<Void> schedule(String key, ACLMessage message, Duration delay) {
         long cost = message.estimatedBytes();
         budget.take(cost);
         Stored post = new Stored(cluster.name(), System.currentTimeMillis() + delay.toMillis(), turnOf(key), message);
         long generation = this.generation;
+        NodeLease lease = cluster.lease();
+        int epoch = lease.epoch();
         return cache.withFlags(Flag.IGNORE_RETURN_VALUES).putAsync(key, post.encode()).handle((stored, failed) -> {
             if (failed != null) {
                 budget.giveBack(cost);
                 throw Failures.refusal(failed, cause -> new RemoteNodeException("the delayed message could not be stored: " + cause));
             }
-            fireAt(key, post, cost, generation);
+            fireAt(key, post, cost, generation); // kept either way: if this copy survives, it fires here or where it is taken over
+            if (!lease.holds() || lease.epoch() != epoch) {
+                throw new RemoteNodeException("node " + cluster.name() + " lost touch with the cluster while it stored the delayed"
+                        + " message: it may be delivered or not" + (lease.holds() ? "" : ". " + lease.refusal().getMessage()));
+            }
             return null;
         });
     }
@@ -187,6 +202,24 @@ public class DelayedPosts {
             budget.giveBack(cost);
             cache.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(key);
         });
+    }
+
+    /**
+     * Sets this node's timers again for the posts that still name it after it rejoined and no other
+     * node took them over: its timers from before were forgotten ({@link #rejoining()}), and as a
+     * member again it is nobody's to take over. Returns how many.
+     */
+    public int fireHeld() {
+        int held = 0;
+        for (Map.Entry<String, Stored> entry : stored().entrySet()) {
+            if (entry.getValue().holder().equals(cluster.name())) {
+                long cost = entry.getValue().message().estimatedBytes();
+                budget.takeAnyway(cost);
+                fireAt(entry.getKey(), entry.getValue(), cost, generation);
+                held++;
+            }
+        }
+        return held;
     }
 
     /** How many delayed posts {@code node} holds. */
