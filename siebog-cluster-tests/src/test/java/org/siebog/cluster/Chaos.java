@@ -66,6 +66,8 @@ final class Chaos {
     private static final Duration ASK_WITHIN = Duration.ofSeconds(3);
     /** How long the cluster may take to list every node again and act on every node, once a fault has ended. */
     private static final Duration RECOVERY = Duration.ofSeconds(120);
+    /** A gap a Counter reports, {@code history:from-to}: the writers' stream is the conversation "history". */
+    private static final Pattern FIRST_GAP = Pattern.compile("history:(\\d+)-(\\d+)");
     private static final Pattern REPORT = Pattern.compile("handled=(\\d+) highest=(\\d+) gaps=(\\d+) repeats=(\\d+) outOfOrder=(\\d+)");
 
     private final LocalCluster cluster;
@@ -153,8 +155,17 @@ final class Chaos {
         ClusterApi api = cluster.api(1);
         for (String counter : counters) {
             Report r = awaitReport(api, counter, writers.admitted(counter));
-            verdict.kind("stateful", writers.admitted(counter), r.handled(), r.gaps() + Math.max(0, writers.admitted(counter) - r.highest()),
-                    r.repeats(), r.outOfOrder());
+            long lost = r.gaps() + Math.max(0, writers.admitted(counter) - r.highest());
+            verdict.kind("stateful", writers.admitted(counter), r.handled(), lost, r.repeats(), r.outOfOrder());
+            if (lost + r.repeats() + r.outOfOrder() > 0) {
+                verdict.note(counter + " (admitted " + writers.admitted(counter) + "): " + r);
+                Matcher gap = FIRST_GAP.matcher(r.raw());
+                while (gap.find()) {
+                    for (long n = Long.parseLong(gap.group(1)) - 1; n <= Long.parseLong(gap.group(2)) + 1; n++) {
+                        verdict.note("  " + n + ": " + writers.journey(counter, n));
+                    }
+                }
+            }
         }
         long streams = RELAYED * relayAdmitted.get();
         Report relayReport = awaitReport(api, relayed, streams);
@@ -167,6 +178,9 @@ final class Chaos {
                 delayedReport.repeats(), delayedReport.outOfOrder());
         for (String subscriber : subscribers) {
             Report r = awaitReport(api, subscriber, published.get());
+            if (r.gaps() + r.repeats() + r.outOfOrder() > 0 || r.highest() < published.get()) {
+                verdict.note(subscriber + " (published " + published.get() + "): " + r);
+            }
             verdict.kind("topic", published.get(), r.handled(), r.gaps() + Math.max(0, published.get() - r.highest()),
                     Math.max(0, r.repeats() - publishedUnanswered.get()), r.outOfOrder());
         }
@@ -281,7 +295,7 @@ final class Chaos {
     }
 
     /** A Counter's report: {@code distinct} numbers are those that advanced a stream (handled, not again nor late). */
-    private record Report(long handled, long highest, long gaps, long repeats, long outOfOrder) {
+    private record Report(long handled, long highest, long gaps, long repeats, long outOfOrder, String raw) {
         long distinct() {
             return handled - repeats - outOfOrder;
         }
@@ -299,7 +313,7 @@ final class Chaos {
             throw new AssertionError("not a Counter's report: " + report);
         }
         return new Report(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4)),
-                Long.parseLong(m.group(5)));
+                Long.parseLong(m.group(5)), report);
     }
 
     private boolean answers(int node) {

@@ -36,6 +36,9 @@ final class CounterWriters implements AutoCloseable {
     private final AtomicLong unanswered = new AtomicLong();
     private final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     private final List<Thread> writers = new ArrayList<>();
+    /** Each number's posts, per counter: {@code node3:503@12.4s node1:202@13.0s}, for a checker that finds one missing. */
+    private final Map<String, Map<Long, String>> journeys = new ConcurrentHashMap<>();
+    private final long began = System.nanoTime();
 
     /** Starts one writer per counter, posting through the node {@code through} names (asked before every post). */
     CounterWriters(LocalCluster cluster, String run, List<String> counters, IntSupplier through) {
@@ -46,6 +49,8 @@ final class CounterWriters implements AutoCloseable {
             waiting.put(counter, waitingSince);
             AtomicLong longest = new AtomicLong();
             longestWait.put(counter, longest);
+            Map<Long, String> journey = new ConcurrentHashMap<>();
+            journeys.put(counter, journey);
             Thread writer = new Thread(() -> {
                 try {
                     // A number posted and not yet admitted is posted until it is, even once closing: it may
@@ -57,6 +62,8 @@ final class CounterWriters implements AutoCloseable {
                         waitingSince.compareAndSet(0, System.nanoTime());
                         int node = through.getAsInt();
                         int status = cluster.api(node).tellOnce(counter, Long.toString(next), run + "-" + counter + "-" + next, TIMEOUT);
+                        journey.merge(next, String.format("node%d:%d@%.1fs", node, status, (System.nanoTime() - began) / 1e9),
+                                (before, now) -> before + " " + now);
                         if (status == 202) {
                             n.set(next);
                             inFlight = false;
@@ -82,6 +89,11 @@ final class CounterWriters implements AutoCloseable {
             writers.add(writer);
             writer.start();
         }
+    }
+
+    /** How number {@code n} to {@code counter} was posted: each post's node, status (0: no answer) and time since the start. */
+    String journey(String counter, long n) {
+        return journeys.get(counter).getOrDefault(n, "never posted");
     }
 
     /** Of each counter, the longest time one of its numbers took from its first post to its admission (202). */

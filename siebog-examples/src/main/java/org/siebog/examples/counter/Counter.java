@@ -1,6 +1,8 @@
 package org.siebog.examples.counter;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.ejb.Stateful;
@@ -14,7 +16,8 @@ import org.siebog.api.StatefulAgent;
 /**
  * Counts numbered messages and notices any that are lost, repeated or out of order: each INFORM
  * carries a sequence number (its content, 1, 2, 3, ...) within its conversation. Ask it with a
- * QUERY_REF; it answers {@code handled=N gaps=G repeats=R outOfOrder=O}. The cluster tests and the
+ * QUERY_REF; it answers {@code handled=N highest=H gaps=G repeats=R outOfOrder=O}, and where the first
+ * gaps were ({@code firstGaps=conversation:from-to,...}) when there are any. The cluster tests and the
  * failover benchmark use it to prove that no message was lost or handled twice. A REQUEST
  * {@code move-to <node>} moves it there ({@link #moveTo(String)}): it agrees, then handles its next
  * message on that node; a node it cannot go to is refused with the reason.
@@ -27,6 +30,9 @@ public class Counter extends AbstractAgent implements StatefulAgent {
     private long gaps;
     private long repeats;
     private long outOfOrder;
+    /** Where the first gaps were ({@value #GAPS_KEPT} at most), {@code conversation:from-to}: what a test that finds one looks up. */
+    private final List<String> firstGaps = new ArrayList<>();
+    private static final int GAPS_KEPT = 10;
 
     @Override
     protected void onMessage(ACLMessage message) {
@@ -70,6 +76,9 @@ public class Counter extends AbstractAgent implements StatefulAgent {
             lastSeen.put(stream, seq);
         } else if (seq > last + 1) {
             gaps += seq - last - 1;
+            if (firstGaps.size() < GAPS_KEPT) {
+                firstGaps.add(stream + ":" + (last + 1) + "-" + (seq - 1));
+            }
             lastSeen.put(stream, seq);
         } else if (seq == last) {
             repeats++;
@@ -80,6 +89,7 @@ public class Counter extends AbstractAgent implements StatefulAgent {
 
     private String report() {
         long highest = lastSeen.values().stream().mapToLong(Long::longValue).sum();
-        return "handled=" + handled + " highest=" + highest + " gaps=" + gaps + " repeats=" + repeats + " outOfOrder=" + outOfOrder;
+        return "handled=" + handled + " highest=" + highest + " gaps=" + gaps + " repeats=" + repeats + " outOfOrder=" + outOfOrder
+                + (firstGaps.isEmpty() ? "" : " firstGaps=" + String.join(",", firstGaps));
     }
 }
