@@ -87,6 +87,8 @@ final class Chaos {
     private final AtomicLong delayedUnanswered = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong publishedUnanswered = new AtomicLong();
+    /** Publications refused (503) and posted again: a refused post to several receivers may have reached some (docs/cluster.md). */
+    private final AtomicLong publishedRefused = new AtomicLong();
     private final Map<Integer, AtomicLong> asks = new ConcurrentHashMap<>(); // status (0: no answer) → count
 
     Chaos(LocalCluster cluster, int nodes, Options options) {
@@ -182,8 +184,10 @@ final class Chaos {
                 verdict.note(subscriber + " (published " + published.get() + "): " + r);
             }
             verdict.kind("topic", published.get(), r.handled(), r.gaps() + Math.max(0, published.get() - r.highest()),
-                    Math.max(0, r.repeats() - publishedUnanswered.get()), r.outOfOrder());
+                    Math.max(0, r.repeats() - publishedUnanswered.get() - publishedRefused.get()), r.outOfOrder());
         }
+        verdict.note("publications posted again: " + publishedUnanswered.get() + " after no answer, " + publishedRefused.get()
+                + " after a 503 (each may come twice to a subscriber)");
         verdict.unknown(delayedUnanswered.get() + publishedUnanswered.get());
         ChaosVerdict done = verdict.build();
         timeline.write(done);
@@ -225,8 +229,8 @@ final class Chaos {
         thread.start();
     }
 
-    /** Posts {@code json} until it is admitted (under {@code key}, or none); counts the posts that got no answer. */
-    private void postUntilAdmitted(String path, String json, String key, AtomicLong unanswered) throws Exception {
+    /** Posts {@code json} until it is admitted (under {@code key}, or none); counts the posts that got no answer, and those refused. */
+    private void postUntilAdmitted(String path, String json, String key, AtomicLong unanswered, AtomicLong refused) throws Exception {
         while (true) {
             int node = through();
             int status = cluster.api(node).postWithin(path, json, key, CounterWriters.TIMEOUT);
@@ -242,6 +246,9 @@ final class Chaos {
             if (status != 503) {
                 throw new AssertionError("POST /" + path + " " + json + " through node" + node + ": " + status + ", not 202 or 503");
             }
+            if (refused != null) {
+                refused.incrementAndGet();
+            }
             Thread.sleep(100);
         }
     }
@@ -250,7 +257,7 @@ final class Chaos {
     private void relay(String relay, String relayed) throws Exception {
         for (long n = 1; loading.get(); n++) {
             String request = ClusterApi.message("REQUEST", relay, "relay-" + n, RELAYED + " " + relayed + " 1");
-            postUntilAdmitted("messages", request, run + "-relay-" + n, null);
+            postUntilAdmitted("messages", request, run + "-relay-" + n, null, null);
             relayAdmitted.set(n);
             Thread.sleep(50);
         }
@@ -276,7 +283,7 @@ final class Chaos {
     private void publish(String topic) throws Exception {
         for (long n = 1; loading.get(); n++) {
             postUntilAdmitted("messages", ClusterApi.message("INFORM", "topic:" + topic + "@siebog", "news", Long.toString(n)), null,
-                    publishedUnanswered);
+                    publishedUnanswered, publishedRefused);
             published.set(n);
             Thread.sleep(100);
         }
