@@ -236,7 +236,7 @@ public class Failover {
         long agents;
         long posts;
         while (true) {
-            agents = directory.all().stream().filter(e -> e.node().equals(cluster.name())).count();
+            agents = agentsNamingThisNode().size();
             posts = delayed.heldBy(cluster.name());
             long waited = System.nanoTime() - began;
             if (agents == 0 && (posts == 0 || waited > TimeUnit.MILLISECONDS.toNanos(POSTS_PATIENCE_MS))
@@ -257,8 +257,7 @@ public class Failover {
                     + " (a merge kept its side's copy of them): it fires them itself once it is back");
         }
         if (agents > 0) {
-            List<String> stranded = directory.all().stream().filter(e -> e.node().equals(cluster.name())).map(e -> e.aid().toString())
-                    .limit(20).toList();
+            List<String> stranded = agentsNamingThisNode().stream().limit(20).toList();
             LOG.severe(() -> "agents " + stranded + " still name " + cluster.name() + " after " + REJOIN_PATIENCE_MS / 1000
                     + " s of rejoining: no other node took them over; " + cluster.name() + " rejoins without them");
         }
@@ -270,6 +269,11 @@ public class Failover {
                 "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(took)))));
         LOG.warning(() -> String.format("%s rejoined the cluster empty: dropped %d agents (the others carry them on), %.0f ms",
                 cluster.name(), dropped, took / 1e6));
+    }
+
+    /** The agents the directory still places on this node, by name. */
+    private List<String> agentsNamingThisNode() {
+        return directory.all().stream().filter(e -> e.node().equals(cluster.name())).map(e -> e.aid().toString()).toList();
     }
 
     /**
