@@ -187,8 +187,9 @@ public class Failover {
     }
 
     /**
-     * Waits until the departed nodes' leases have surely ended ({@link NodeLease#surelyExpiredAt}),
-     * which the others' answers to this node's heartbeats may have to show first: a node that is only
+     * Waits until this node's view is settled ({@link NodeLease#settled}) and the departed nodes'
+     * leases have surely ended ({@link NodeLease#surelyExpiredAt}), both of which the others' answers
+     * to this node's heartbeats may have to show first: a node that is only
      * cut off or paused may still be handling messages until then, and an agent must never run in two
      * places. False if that took longer than {@link #LEASE_PATIENCE_MS}, or this node stopped holding
      * its own lease meanwhile.
@@ -201,7 +202,7 @@ public class Failover {
                 return false; // it lost touch itself meanwhile: it takes nothing over
             }
             long now = System.nanoTime();
-            long until = departed.stream().mapToLong(lease::surelyExpiredAt).max().orElse(now);
+            long until = lease.settled() ? departed.stream().mapToLong(lease::surelyExpiredAt).max().orElse(now) : Long.MAX_VALUE;
             if (until - now <= 0 && lease.holds()) {
                 return true;
             }
@@ -210,7 +211,7 @@ public class Failover {
             }
             if (!told) {
                 told = true;
-                LOG.info(() -> until == Long.MAX_VALUE ? "waiting for the other members to leave " + departed + " out of their views"
+                LOG.info(() -> until == Long.MAX_VALUE ? "waiting for a quorum of the view to answer with it, and to leave " + departed + " out"
                         : String.format("waiting %.0f ms for the leases of %s to end before taking over their agents", (until - now) / 1e6, departed));
             }
             try {

@@ -109,9 +109,10 @@ public class ClusterNode {
         }
         nodes.put(name, httpAddress);
         nodes.addListener(new Departures());
-        // Left out and merged back without noticing (a one-way cut): the view listeners see the lease's
-        // verdict again and the node rejoins (agentmanager's Failover), as after a view change.
-        lease.onForfeit(() -> events.execute(() -> afterView(view)));
+        // Left out and merged back without noticing (a one-way cut), or a view settled by the others'
+        // answers: the view listeners see the lease's verdict again (agentmanager's Failover takes over
+        // or rejoins), as after a view change.
+        lease.onVerdict(() -> events.execute(() -> afterView(view)));
         onView(channel.getView());
         heartbeats = threads.newThread(this::beat);
         heartbeats.setName("siebog-heartbeats");
@@ -153,7 +154,7 @@ public class ClusterNode {
      * Without this the others would answer its heartbeats no forever, and list the cluster without it.
      */
     private void stayRegistered() {
-        if (nodes != null && !leaving && lease.quorate() && !lease.mustRejoin() && !lease.rejoiningNow() && !nodes.containsKey(name)
+        if (nodes != null && !leaving && lease.settled() && !lease.mustRejoin() && !lease.rejoiningNow() && !nodes.containsKey(name)
                 && registering.compareAndSet(false, true)) {
             LOG.info(() -> name + " is missing from the node list (a merge kept a copy without it): it puts itself back");
             // Not waited for: the heartbeats must not wait on a cache that is still merging.
@@ -324,11 +325,12 @@ public class ClusterNode {
         // Forget nodes that left without unregistering (killed); every survivor may do it, it is
         // idempotent. Not waited for: during the view change the write waits for the caches' new
         // topology (up to 300 ms), and the takeover of the departed node's agents must not. Only a
-        // side that holds the quorum does: another node that still has them in its view takes the
+        // node whose view is settled does: another node that still has them in its view takes the
         // removal for a graceful leave (Departures) and stops counting them, and a minority that
         // removed the majority's nodes would shrink the quorum of its own other members until the
-        // minority held it (two of five cut off, one of them counting itself and the other a quorum).
-        if (nodes != null && lease.quorate()) {
+        // minority held it (two of five cut off, one of them counting itself and the other a quorum),
+        // and would leave the node list without them wherever its removals reached.
+        if (nodes != null && lease.settled()) {
             for (String registered : List.copyOf(nodes.keySet())) {
                 if (!addresses.containsKey(registered)) {
                     nodes.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(registered).whenComplete((ok, failure) -> {

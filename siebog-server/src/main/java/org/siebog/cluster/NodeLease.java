@@ -2,8 +2,10 @@ package org.siebog.cluster;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,6 +34,15 @@ import org.siebog.platform.Setting;
  * answered, which is after that, and waits from there. Both measure with their own monotonic clocks,
  * whose rates agree far better than the {@link #MARGIN_MS} allows for.
  *
+ * <p>A view is not yet proof that its members can talk to each other: while a network splits, a node
+ * on the far side may sit in both sides' views for a few seconds (a cut made link by link, a failure
+ * detector that suspects some nodes before others). So a view is <em>settled</em> only once a quorum
+ * of its members has answered a heartbeat with that very view ({@link #settled}); only then does it
+ * become the new reference for the quorum, and only a settled node acts for the cluster: takes over
+ * departed nodes' agents, takes them off the node list, or tells a node it was left out. A side of
+ * three that counted a node it could not reach had taken the other side's agents over and told the
+ * majority it was left out (perf/chaos, a 2|3 cut).
+ *
  * <p>A node that lost the quorum, or whose lease had run out when a view changed, may have had its
  * agents taken over: it has <em>forfeited</em> them. When it is back in a view that holds the
  * quorum it rejoins empty (agentmanager's {@code Failover.rejoin}): it drops its instances, leaves the
@@ -58,10 +69,16 @@ public final class NodeLease {
     private volatile boolean forfeited;
     private volatile boolean rejoining;
     private volatile int epoch;
+    /** The current view, once a quorum of the reference has answered with it ({@link #settled}). */
+    private volatile boolean settled;
+    /** The members that have answered with the current view, this node first; null once it is settled. */
+    private Set<String> confirmedBy; // guarded by this
+    /** The sessions of the nodes that left the view since it was last settled: left out only if the next settled view lacks them. */
+    private final Map<String, Long> unsettledDepartures = new HashMap<>(); // guarded by this
     /** This membership of the node's: a new one each time it rejoins (a heartbeat names it). */
     private volatile long session = ThreadLocalRandom.current().nextLong();
-    /** Called when an answer tells this node it was left out meanwhile ({@link #forfeit}). */
-    private volatile Runnable onForfeit = () -> { };
+    /** Called when an answer tells this node it was left out meanwhile ({@link #forfeit}), or settles its view. */
+    private volatile Runnable onVerdict = () -> { };
     /**
      * When this node last said yes to each member's heartbeat, or saw it join (nanoTime). Keyed by
      * node names, which the cluster's configuration bounds.
@@ -91,6 +108,7 @@ public final class NodeLease {
         this.members = List.of(self);
         this.quorum = new Quorum(members);
         this.leaseUntil = clock.getAsLong();
+        this.settled = true;
     }
 
     /** True while this node may admit and handle messages for its agents. Cheap: asked before every message. */
@@ -121,14 +139,24 @@ public final class NodeLease {
         return epoch;
     }
 
-    /** True when this node's view holds the quorum: only then may it take over departed nodes' agents. */
+    /** True when this node's view holds the quorum: while it does not, it admits nothing. */
     public boolean quorate() {
         return quorate;
     }
 
-    /** True once this node, back with a quorum, must give up what it held before it lost touch ({@link #rejoining}). */
+    /**
+     * True when this node's view holds the quorum and a quorum of it has answered a heartbeat with that
+     * same view: only then may it act for the cluster (take over departed nodes' agents, take them off
+     * the node list), for only then can it tell a real majority from a view that counts a node on the
+     * far side of a split.
+     */
+    public boolean settled() {
+        return quorate && settled;
+    }
+
+    /** True once this node, back in a settled view, must give up what it held before it lost touch ({@link #rejoining}). */
     public boolean mustRejoin() {
-        return quorate && forfeited && !rejoining;
+        return settled() && forfeited && !rejoining;
     }
 
     /** This node gives up its agents and leaves the node list: it holds nothing until {@link #rejoined}. */
@@ -216,6 +244,13 @@ public final class NodeLease {
         if (!quorate) {
             return;
         }
+        if (!settled && members.contains(node)) {
+            // It told the cluster it is going, so it is one this node can hear: it settles the view
+            // it leaves behind, as it would have with its next answer (the last two of three that
+            // stop one after the other).
+            confirmedBy.add(node);
+            settleIfConfirmed();
+        }
         List<String> rest = quorum.reference().stream().filter(member -> !member.equals(node)).toList();
         if (!rest.isEmpty() && rest.size() < quorum.reference().size()) {
             quorum = new Quorum(rest);
@@ -261,22 +296,52 @@ public final class NodeLease {
                 leftAt.put(departed, now); // from now on this node says no to it
                 departedFrom.put(departed, quorum);
                 Long lastSession = sessions.remove(departed);
-                if (lastSession != null && holdsQuorum) {
-                    // Only a side that holds the quorum takes a departed node's agents over; a minority
-                    // that lost sight of the others has taken nothing from them.
-                    leftOutSessions.put(departed, lastSession);
+                if (lastSession != null) {
+                    unsettledDepartures.put(departed, lastSession);
                 }
             }
         }
-        quorum = quorum.next(newMembers);
         members = List.copyOf(newMembers);
         alone = newMembers.size() == 1;
         quorate = holdsQuorum;
+        settled = false;
+        confirmedBy = new HashSet<>(List.of(self));
+        settleIfConfirmed();
         if (!holdsQuorum || outOfTouch) {
             LOG.warning(() -> self + (holdsQuorum ? " was out of touch with the cluster when view " + key + " " + newMembers + " came"
                     : " lost the quorum of " + quorum() + " with view " + key + " " + newMembers)
                     + ": it admits and handles nothing for its agents, and rejoins empty once it is back with a majority");
         }
+    }
+
+    /** {@code member} answered a heartbeat with {@code view}: when that is this node's view, it counts towards settling it. */
+    private synchronized boolean confirmed(String member, List<String> view) {
+        if (settled || !view.equals(members)) {
+            return false;
+        }
+        confirmedBy.add(member);
+        return settleIfConfirmed();
+    }
+
+    /**
+     * Settles the current view once a quorum of the reference has answered with it: it becomes the
+     * reference, and the nodes it lacks are ones this node has acted for the cluster without (their
+     * agents taken over), to be told so if they come back in the same session ({@link #answer}).
+     */
+    private boolean settleIfConfirmed() {
+        if (!quorate || !quorum.heldBy(confirmedBy)) {
+            return false;
+        }
+        settled = true;
+        confirmedBy = null;
+        quorum = quorum.next(members);
+        unsettledDepartures.forEach((node, session) -> {
+            if (!members.contains(node)) {
+                leftOutSessions.put(node, session);
+            }
+        });
+        unsettledDepartures.clear();
+        return true;
     }
 
     private synchronized Quorum reference() {
@@ -314,9 +379,9 @@ public final class NodeLease {
         return members;
     }
 
-    /** What to run when this node learns from an answer that it was left out ({@link #forfeit}). */
-    void onForfeit(Runnable action) {
-        this.onForfeit = action;
+    /** What to run when this node learns from an answer that it was left out ({@link #forfeit}), or that its view is settled. */
+    void onVerdict(Runnable action) {
+        this.onVerdict = action;
     }
 
     /**
@@ -334,7 +399,7 @@ public final class NodeLease {
         }
         LOG.warning(() -> self + " learnt from " + by + " that it was left out of the view and merged back: it admits and handles"
                 + " nothing for its agents, and rejoins empty");
-        onForfeit.run();
+        onVerdict.run();
     }
 
     /**
@@ -361,6 +426,10 @@ public final class NodeLease {
             }
             ask.apply(node, request).thenAccept(bytes -> NodeOp.Heartbeat.Answer.read(bytes).ifPresent(answer -> {
                 sawView(node, answer);
+                if (confirmed(node, answer.members())) {
+                    LOG.info(() -> self + "'s view " + answer.members() + " is settled: a quorum of it answered with it");
+                    onVerdict.run();
+                }
                 switch (answer.verdict()) {
                     case IN_VIEW -> {
                         inView.add(node);

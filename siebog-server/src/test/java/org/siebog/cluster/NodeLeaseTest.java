@@ -94,6 +94,8 @@ class NodeLeaseTest {
         assertFalse(lease.mustRejoin(), "not while it is still cut off");
 
         lease.viewChanged("node1#3", THREE);
+        assertFalse(lease.mustRejoin(), "not before a quorum of the view has answered with it");
+        lease.beat(answers(Map.of("node1", false, "node2", false)), node -> true);
         assertTrue(lease.mustRejoin(), "the others took its agents over meanwhile");
         lease.rejoining();
         assertFalse(lease.holds());
@@ -109,6 +111,7 @@ class NodeLeaseTest {
         int epoch = lease.epoch();
         now.addAndGet(TimeUnit.SECONDS.toNanos(60)); // paused: the others may have left it out and back in meanwhile
         lease.viewChanged("node1#5", THREE);
+        lease.beat(answers(Map.of()), node -> true);
         assertTrue(lease.mustRejoin());
         assertEquals(epoch + 1, lease.epoch(), "a save asked for before is not stored after");
     }
@@ -156,7 +159,7 @@ class NodeLeaseTest {
         NodeLease node2 = inCluster("node2");
         NodeLease node3 = inCluster("node3");
         AtomicLong forfeits = new AtomicLong();
-        node3.onForfeit(forfeits::incrementAndGet);
+        node3.onVerdict(forfeits::incrementAndGet);
         Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
         node3.beat(answeredBy(all), node -> true);
         assertTrue(node3.holds());
@@ -164,6 +167,9 @@ class NodeLeaseTest {
         // node1 and node2 stop hearing node3 (a one-way cut) and leave it out; node3's view never changes.
         node1.viewChanged("node1#2", List.of("node1", "node2"));
         node2.viewChanged("node1#2", List.of("node1", "node2"));
+        node1.beat(answeredBy(all), node -> true); // node2 answers with the view without node3: node1 takes over
+        node2.beat(answeredBy(all), node -> true);
+        assertTrue(node1.settled() && node2.settled());
         node1.viewChanged("node1#3", THREE); // merged back before node3 asked again
         node2.viewChanged("node1#3", THREE);
         node3.beat(answeredBy(all), node -> true);
@@ -251,5 +257,57 @@ class NodeLeaseTest {
         lease.rejoined("node5"); // and back on it, with no view change
         lease.viewChanged("node4#2", List.of("node4", "node5", "node2")); // node1 and node3 killed at once
         assertTrue(lease.quorate(), "three of the five are the quorum");
+    }
+
+    @Test
+    void aViewIsSettledOnlyOnceAQuorumOfItHasAnsweredWithIt() {
+        NodeLease node1 = inCluster("node1");
+        NodeLease node2 = inCluster("node2");
+        NodeLease node3 = inCluster("node3");
+        Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
+        node1.viewChanged("node1#2", List.of("node1", "node2")); // node3 killed
+        assertTrue(node1.quorate(), "two of three admit at once");
+        assertFalse(node1.settled(), "but act for the cluster only once node2 shows the same view");
+        node1.beat(answeredBy(all), node -> true);
+        assertFalse(node1.settled(), "node2 has not installed it yet");
+        node2.viewChanged("node1#2", List.of("node1", "node2"));
+        node1.beat(answeredBy(all), node -> true);
+        assertTrue(node1.settled());
+    }
+
+    @Test
+    void aSideThatCountsANodeItCannotReachNeverSettlesNorTellsTheMajorityItWasLeftOut() {
+        List<String> five = List.of("node1", "node2", "node3", "node4", "node5");
+        Map<String, NodeLease> all = new java.util.HashMap<>();
+        for (String node : five) {
+            NodeLease lease = new NodeLease(node, now::get);
+            lease.viewChanged("node1#1", five);
+            all.put(node, lease);
+        }
+        five.forEach(node -> all.get(node).beat(answeredBy(all), n -> true));
+        // node3 and node5 are cut off; past the lease, the failure detector gives node3 a view that still
+        // counts node4, which the majority's view holds too.
+        List<String> near = List.of("node1", "node2", "node4");
+        now.addAndGet(LEASE);
+        near.forEach(node -> all.get(node).beat(answeredBy(all), near::contains));
+        List<String> far = List.of("node3", "node4", "node5");
+        all.get("node3").viewChanged("node3#2", far);
+        all.get("node5").viewChanged("node3#2", far);
+        near.forEach(node -> all.get(node).viewChanged("node1#2", near));
+        java.util.function.Predicate<String> reachableFromFar = node -> node.equals("node3") || node.equals("node5");
+        all.get("node3").beat(answeredBy(all), reachableFromFar);
+        all.get("node5").beat(answeredBy(all), reachableFromFar);
+        assertTrue(all.get("node3").quorate(), "three of five, as far as its view goes");
+        assertFalse(all.get("node3").settled(), "node4 never answered with that view");
+        assertFalse(all.get("node5").settled());
+        near.forEach(node -> all.get(node).beat(answeredBy(all), near::contains));
+        assertTrue(all.get("node1").settled(), "the majority settles its view");
+
+        // healed: one view of all five again
+        five.forEach(node -> all.get(node).viewChanged("node1#3", five));
+        five.forEach(node -> all.get(node).beat(answeredBy(all), n -> true));
+        assertFalse(all.get("node1").mustRejoin(), "node3's side never took anything over from node1");
+        assertTrue(all.get("node3").mustRejoin(), "the majority took node3's agents over");
+        assertTrue(all.get("node5").mustRejoin());
     }
 }
