@@ -34,6 +34,8 @@ import org.infinispan.Cache;
 import org.infinispan.context.Flag;
 import org.siebog.api.ACLMessage;
 import org.siebog.api.AID;
+import org.siebog.api.RemoteNodeException;
+import org.siebog.api.SiebogException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.NodeLease;
 import org.siebog.cluster.Wire;
@@ -381,8 +383,22 @@ public class ReplicationLog {
             // Listed before the write and kept if it fails: a write that timed out may still have
             // been stored, and a number listed for nothing costs a reader one missing key.
             liveSegments.add(segment.number());
+            NodeLease lease = cluster.lease();
+            int epoch = lease.epoch();
             store(segment.key(), encoded);
             segmentBytes.addAndGet(segment.bytes()); // given back when release() drops it
+            if (!lease.holds() || lease.epoch() != epoch) {
+                // A write under way when a cut began waits until the view drops the owners on the other
+                // side, then completes on this side's alone: the majority, taking the agents over, never
+                // reads it, and a merge drops this side's copy. The same view took this node's lease, so a
+                // write that ends without it may not survive: its senders hear 503, and a sender that posts
+                // again under its key through another node has it handled there once (perf/chaos, a 2|3 cut).
+                SiebogException refusal = new RemoteNodeException("node " + cluster.name() + " lost touch with the cluster while it"
+                        + " logged the message: it may be handled or not; post it again under its Idempotency-Key to have it handled once"
+                        + (lease.holds() ? "" : ". " + lease.refusal().getMessage()));
+                batch.forEach(m -> m.written().completeExceptionally(refusal));
+                return;
+            }
             batch.forEach(m -> m.written().complete(segment));
         } catch (RuntimeException | OutOfMemoryError e) {
             // Even out of memory the writer goes on: its messages fail (their senders hear 503),
