@@ -69,7 +69,7 @@ public final class NodeLease {
     private volatile boolean forfeited;
     private volatile boolean rejoining;
     private volatile int epoch;
-    /** The current view, once a quorum of the reference has answered with it ({@link #settled}). */
+    /** True once a quorum of the reference has answered with the current view ({@link #settled}). */
     private volatile boolean settled;
     /** The members that have answered with the current view, this node first; null once it is settled. */
     private Set<String> confirmedBy; // guarded by this
@@ -414,7 +414,7 @@ public final class NodeLease {
         }
         long sent = clock.getAsLong();
         byte[] request = new NodeOp.Heartbeat(self, session).toBytes();
-        Quorum of = reference(); // the view itself, less the nodes that left gracefully (when it lacks the quorum, no lease helps)
+        Quorum of = reference(); // the last settled view, less the nodes that left gracefully (when it lacks the quorum, no lease helps)
         List<String> inView = new CopyOnWriteArrayList<>(List.of(self));
         if (of.heldBy(inView)) {
             renew(sent); // the older of two: the other can never take over without it
