@@ -30,6 +30,17 @@ class NodeLeaseTest {
         return lease;
     }
 
+    /** A lease for each node of {@code view}, all in that view from the start, by node. */
+    private Map<String, NodeLease> inCluster(List<String> view) {
+        Map<String, NodeLease> leases = new java.util.HashMap<>();
+        for (String node : view) {
+            NodeLease lease = new NodeLease(node, now::get);
+            lease.viewChanged("node1#1", view);
+            leases.put(node, lease);
+        }
+        return leases;
+    }
+
     /** Answers a round of heartbeats as {@code inView} says, at once, each answering node's view being all three. */
     private static BiFunction<String, byte[], CompletableFuture<byte[]>> answers(Map<String, Boolean> inView) {
         return (node, request) -> CompletableFuture.completedFuture(new NodeOp.Heartbeat.Answer(
@@ -155,12 +166,12 @@ class NodeLeaseTest {
 
     @Test
     void aNodeLeftOutAndMergedBackWithoutNoticingIsToldToRejoin() {
-        NodeLease node1 = inCluster("node1");
-        NodeLease node2 = inCluster("node2");
-        NodeLease node3 = inCluster("node3");
+        Map<String, NodeLease> all = inCluster(THREE);
+        NodeLease node1 = all.get("node1");
+        NodeLease node2 = all.get("node2");
+        NodeLease node3 = all.get("node3");
         AtomicLong forfeits = new AtomicLong();
         node3.onVerdict(forfeits::incrementAndGet);
-        Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
         node3.beat(answeredBy(all), node -> true);
         assertTrue(node3.holds());
 
@@ -186,10 +197,10 @@ class NodeLeaseTest {
 
     @Test
     void aMinorityThatLostSightOfTheOthersNeverTellsThemTheyWereLeftOut() {
-        NodeLease node1 = inCluster("node1");
-        NodeLease node2 = inCluster("node2");
-        NodeLease node3 = inCluster("node3");
-        Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
+        Map<String, NodeLease> all = inCluster(THREE);
+        NodeLease node1 = all.get("node1");
+        NodeLease node2 = all.get("node2");
+        NodeLease node3 = all.get("node3");
         node1.beat(answeredBy(all), node -> true);
 
         node2.viewChanged("node2#2", List.of("node2")); // node2 is cut off: it left the others out, but took nothing over
@@ -261,10 +272,10 @@ class NodeLeaseTest {
 
     @Test
     void aViewIsSettledOnlyOnceAQuorumOfItHasAnsweredWithIt() {
-        NodeLease node1 = inCluster("node1");
-        NodeLease node2 = inCluster("node2");
-        NodeLease node3 = inCluster("node3");
-        Map<String, NodeLease> all = Map.of("node1", node1, "node2", node2, "node3", node3);
+        Map<String, NodeLease> all = inCluster(THREE);
+        NodeLease node1 = all.get("node1");
+        NodeLease node2 = all.get("node2");
+        NodeLease node3 = all.get("node3");
         node1.viewChanged("node1#2", List.of("node1", "node2")); // node3 killed
         assertTrue(node1.quorate(), "two of three admit at once");
         assertFalse(node1.settled(), "but act for the cluster only once node2 shows the same view");
@@ -278,12 +289,7 @@ class NodeLeaseTest {
     @Test
     void aSideThatCountsANodeItCannotReachNeverSettlesNorTellsTheMajorityItWasLeftOut() {
         List<String> five = List.of("node1", "node2", "node3", "node4", "node5");
-        Map<String, NodeLease> all = new java.util.HashMap<>();
-        for (String node : five) {
-            NodeLease lease = new NodeLease(node, now::get);
-            lease.viewChanged("node1#1", five);
-            all.put(node, lease);
-        }
+        Map<String, NodeLease> all = inCluster(five);
         five.forEach(node -> all.get(node).beat(answeredBy(all), n -> true));
         // node3 and node5 are cut off; past the lease, the failure detector gives node3 a view that still
         // counts node4, which the majority's view holds too.
