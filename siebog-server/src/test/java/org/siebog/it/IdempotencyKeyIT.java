@@ -63,7 +63,7 @@ class IdempotencyKeyIT {
 
         // Another key is another message, even with the same body: the Counter sees its number again.
         accepted(admin.trySend(first, UUID.randomUUID().toString()));
-        assertEquals("handled=2 highest=1 gaps=0 repeats=1 outOfOrder=0", report(counter));
+        assertEquals("handled=2 highest=1 gaps=0 repeats=1 outOfOrder=0 firstRepeats=n:1", report(counter));
         admin.stopAgent(counter);
     }
 
@@ -131,19 +131,19 @@ class IdempotencyKeyIT {
         accepted(admin.trySend(numbered(counter, 1), shared));
         // The same key and message from another user: a message of theirs, handled.
         accepted(user.trySend(numbered(counter, 1), shared));
-        assertEquals("handled=2 highest=1 gaps=0 repeats=1 outOfOrder=0", report(counter));
+        assertEquals("handled=2 highest=1 gaps=0 repeats=1 outOfOrder=0 firstRepeats=n:1", report(counter));
 
         // Another message under a key the admin used: 202, not the 422 that would tell the user the admin had used it.
         String adminsKey = UUID.randomUUID().toString();
         accepted(admin.trySend(numbered(counter, 2), adminsKey));
         accepted(user.trySend(numbered(counter, 3), adminsKey));
-        assertEquals("handled=4 highest=3 gaps=0 repeats=1 outOfOrder=0", report(counter));
+        assertEquals("handled=4 highest=3 gaps=0 repeats=1 outOfOrder=0 firstRepeats=n:1", report(counter));
         // Each one's key still names their own message for them.
         accepted(user.trySend(numbered(counter, 3), adminsKey));
         accepted(admin.trySend(numbered(counter, 2), adminsKey));
         user.trySend(numbered(counter, 2), adminsKey).assertError(422);
         admin.trySend(numbered(counter, 3), adminsKey).assertError(422);
-        assertEquals("handled=4 highest=3 gaps=0 repeats=1 outOfOrder=0", report(counter));
+        assertEquals("handled=4 highest=3 gaps=0 repeats=1 outOfOrder=0 firstRepeats=n:1", report(counter));
 
         // Who may not post may not use a key (the endpoint's roles).
         admin.as("viewer").trySend(numbered(counter, 4), UUID.randomUUID().toString()).assertError(403);

@@ -17,7 +17,8 @@ import org.siebog.api.StatefulAgent;
  * Counts numbered messages and notices any that are lost, repeated or out of order: each INFORM
  * carries a sequence number (its content, 1, 2, 3, ...) within its conversation. Ask it with a
  * QUERY_REF; it answers {@code handled=N highest=H gaps=G repeats=R outOfOrder=O}, and where the first
- * gaps were ({@code firstGaps=conversation:from-to,...}) when there are any. The cluster tests and the
+ * gaps and repeats were ({@code firstGaps=conversation:from-to,...}, {@code firstRepeats=conversation:n,...})
+ * when there are any. The cluster tests and the
  * failover benchmark use it to prove that no message was lost or handled twice. A REQUEST
  * {@code move-to <node>} moves it there ({@link #moveTo(String)}): it agrees, then handles its next
  * message on that node; a node it cannot go to is refused with the reason.
@@ -32,6 +33,8 @@ public class Counter extends AbstractAgent implements StatefulAgent {
     private long outOfOrder;
     /** Where the first gaps were ({@value #GAPS_KEPT} at most), {@code conversation:from-to}: what a test that finds one looks up. */
     private final List<String> firstGaps = new ArrayList<>();
+    /** Which numbers came twice first ({@value #GAPS_KEPT} at most), {@code conversation:n}. */
+    private final List<String> firstRepeats = new ArrayList<>();
     private static final int GAPS_KEPT = 10;
 
     @Override
@@ -82,6 +85,9 @@ public class Counter extends AbstractAgent implements StatefulAgent {
             lastSeen.put(stream, seq);
         } else if (seq == last) {
             repeats++;
+            if (firstRepeats.size() < GAPS_KEPT) {
+                firstRepeats.add(stream + ":" + seq);
+            }
         } else {
             outOfOrder++;
         }
@@ -90,6 +96,7 @@ public class Counter extends AbstractAgent implements StatefulAgent {
     private String report() {
         long highest = lastSeen.values().stream().mapToLong(Long::longValue).sum();
         return "handled=" + handled + " highest=" + highest + " gaps=" + gaps + " repeats=" + repeats + " outOfOrder=" + outOfOrder
-                + (firstGaps.isEmpty() ? "" : " firstGaps=" + String.join(",", firstGaps));
+                + (firstGaps.isEmpty() ? "" : " firstGaps=" + String.join(",", firstGaps))
+                + (firstRepeats.isEmpty() ? "" : " firstRepeats=" + String.join(",", firstRepeats));
     }
 }
