@@ -210,7 +210,10 @@ public final class AgentJournal implements Journal, Origin {
         LoggedMessage logged = log.append(aid, incarnation, seq, id, message);
         uncovered.add(logged);
         uncoveredBytes += logged.bytes();
-        return logged.written().thenApply(segment -> null);
+        return logged.written().thenApply(segment -> {
+            segment.acknowledge();
+            return null;
+        });
     }
 
     /**

@@ -396,8 +396,8 @@ public class ReplicationLog {
                 SiebogException refusal = new RemoteNodeException("node " + cluster.name() + " lost touch with the cluster while it"
                         + " logged the message: it may be handled or not; post it again under its Idempotency-Key to have it handled once"
                         + (lease.holds() ? "" : ". " + lease.refusal().getMessage()));
-                batch.forEach(m -> m.written().completeExceptionally(refusal));
-                return;
+                // Kept and released as usual (it may be all the log has of them), only not acknowledged.
+                segment.unacknowledged(refusal);
             }
             batch.forEach(m -> m.written().complete(segment));
         } catch (RuntimeException | OutOfMemoryError e) {

@@ -2,12 +2,15 @@ package org.siebog.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +23,7 @@ import org.siebog.api.AID;
 import org.siebog.api.Agent;
 import org.siebog.api.AgentContext;
 import org.siebog.api.Performative;
+import org.siebog.api.RemoteNodeException;
 import org.siebog.delivery.Envelope;
 import org.siebog.delivery.Mailbox;
 import org.siebog.delivery.ReceiverCounters;
@@ -37,6 +41,7 @@ class AgentJournalTest {
     private static final class FakeLog extends ReplicationLog {
         final List<AgentRecord> saved = new ArrayList<>();
         final List<Integer> coveredPerSave = new ArrayList<>();
+        final List<LoggedMessage> appended = new ArrayList<>();
         long next = 1;
         boolean failSaves;
         double saveIntervalShare = 1;
@@ -54,6 +59,13 @@ class AgentJournalTest {
         @Override
         String writer() {
             return "here/boot";
+        }
+
+        @Override
+        LoggedMessage append(AID aid, long incarnation, long seq, MessageId id, ACLMessage message) {
+            LoggedMessage logged = super.append(aid, incarnation, seq, id, message);
+            appended.add(logged);
+            return logged;
         }
 
         @Override
@@ -113,6 +125,23 @@ class AgentJournalTest {
 
     private static Envelope envelope(long seq) {
         return new Envelope(new MessageId("sender/x", 100 + seq), seq, ACLMessage.builder(Performative.INFORM).receiver(A).build());
+    }
+
+    @Test
+    void aMessageLoggedAfterItsNodeLostTouchIsNotAcknowledgedButStaysInTheLog() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        MessageId id = new MessageId("sender/x", 1);
+        assertTrue(journal.firstTime(id));
+        CompletableFuture<Void> admitted = journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+        InboxSegment segment = new InboxSegment("here/boot", 1, 1, 100);
+        RemoteNodeException lostTouch = new RemoteNodeException("node here lost touch with the cluster while it logged the message");
+        segment.unacknowledged(lostTouch);
+
+        log.appended.get(0).written().complete(segment);
+        CompletionException refused = assertThrows(CompletionException.class, admitted::join);
+        assertSame(lostTouch, refused.getCause(), "its sender hears why, and sends it again");
+        assertEquals(1, mailbox.size(), "the agent has it all the same");
+        assertTrue(segment.release(), "the segment is released when a save covers its message, as any other");
     }
 
     @Test
