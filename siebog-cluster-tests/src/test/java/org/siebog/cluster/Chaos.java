@@ -68,7 +68,7 @@ final class Chaos {
     private static final Duration RECOVERY = Duration.ofSeconds(120);
     /** A gap a Counter reports, {@code history:from-to}: the writers' stream is the conversation "history". */
     private static final Pattern FIRST_GAP = Pattern.compile("history:(\\d+)-(\\d+)");
-    private static final Pattern FIRST_REPEAT = Pattern.compile("history:(\\d+)(?=,|$)");
+    /** The first numbers a Counter saw twice, {@code conversation:n,...}. */
     private static final Pattern FIRST_REPEATS = Pattern.compile("firstRepeats=(\\S+)");
     private static final Pattern REPORT = Pattern.compile("handled=(\\d+) highest=(\\d+) gaps=(\\d+) repeats=(\\d+) outOfOrder=(\\d+)");
 
@@ -169,9 +169,9 @@ final class Chaos {
                 }
                 Matcher repeats = FIRST_REPEATS.matcher(r.raw());
                 if (repeats.find()) {
-                    Matcher repeat = FIRST_REPEAT.matcher(repeats.group(1));
-                    while (repeat.find()) {
-                        noteJourneys(verdict, writers, counter, Long.parseLong(repeat.group(1)), Long.parseLong(repeat.group(1)));
+                    for (String repeat : repeats.group(1).split(",")) {
+                        long n = Long.parseLong(repeat.substring(repeat.indexOf(':') + 1));
+                        noteJourneys(verdict, writers, counter, n, n);
                     }
                 }
             }
@@ -315,7 +315,6 @@ final class Chaos {
         }
     }
 
-    /** The counter's report once it has handled {@code expected} numbers, or as it stands after a minute. */
     /** The posts of numbers {@code from} to {@code to} of a Counter's history, and of each neighbour: what a missing or repeated number went through. */
     private static void noteJourneys(ChaosVerdict.Builder verdict, CounterWriters writers, String counter, long from, long to) {
         for (long n = from - 1; n <= to + 1; n++) {
@@ -323,6 +322,7 @@ final class Chaos {
         }
     }
 
+    /** The counter's report once it has handled {@code expected} numbers, or as it stands after a minute. */
     private static Report awaitReport(ClusterApi api, String counter, long expected) throws Exception {
         String report = ClusterIT.awaitReport(api, counter, r -> parse(r).distinct() >= expected);
         return parse(report);

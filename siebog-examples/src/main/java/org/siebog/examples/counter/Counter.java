@@ -18,8 +18,8 @@ import org.siebog.api.StatefulAgent;
  * carries a sequence number (its content, 1, 2, 3, ...) within its conversation. Ask it with a
  * QUERY_REF; it answers {@code handled=N highest=H gaps=G repeats=R outOfOrder=O}, and where the first
  * gaps and repeats were ({@code firstGaps=conversation:from-to,...}, {@code firstRepeats=conversation:n,...})
- * when there are any. The cluster tests and the
- * failover benchmark use it to prove that no message was lost or handled twice. A REQUEST
+ * when there are any. The cluster tests and the failover benchmark use it to prove that no message was
+ * lost or handled twice. A REQUEST
  * {@code move-to <node>} moves it there ({@link #moveTo(String)}): it agrees, then handles its next
  * message on that node; a node it cannot go to is refused with the reason.
  */
