@@ -244,12 +244,11 @@ public final class NodeLease {
         if (!quorate) {
             return;
         }
-        if (!settled && members.contains(node)) {
+        if (members.contains(node)) {
             // It told the cluster it is going, so it is one this node can hear: it settles the view
             // it leaves behind, as it would have with its next answer (the last two of three that
             // stop one after the other).
-            confirmedBy.add(node);
-            settleIfConfirmed();
+            confirmed(node, members);
         }
         List<String> rest = quorum.reference().stream().filter(member -> !member.equals(node)).toList();
         if (!rest.isEmpty() && rest.size() < quorum.reference().size()) {
