@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * A node paused past the failure detector, and real network partitions between three nodes, each in
  * a network namespace of its own joined by a bridge (./siebog run --netns; links cut with blackhole
- * routes, ./siebog cut and heal): a minority cut off, a link that flaps. Each case runs under load (Counters, posted through a node on
+ * routes, ./siebog cut and heal): a minority cut off, a link that flaps, a link cut one way. Each case runs under load (Counters, posted through a node on
  * the majority's side by {@link CounterWriters}) while {@link Activations} asks every node, over and over,
  * which agents it acts for. Whatever the case: no agent is ever acted for by two nodes at once; every
  * post is answered (202, or 503 and posted again); when the links heal, every node lists the same three
@@ -127,6 +128,48 @@ class PartitionIT {
             System.out.printf("PartitionIT: link node1-node2 flapped 6 times; counters on %s%n", locations(counters));
             writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
         }
+    }
+
+    /**
+     * An asymmetric cut: node3's packets to node1 are dropped, node1's to node3 still leave (and node2
+     * reaches both). node1 and node3 no longer hear each other while node2 hears both: left alone,
+     * JGroups would merge node2 into node1's view and node3's in turn, for as long as the cut lasts.
+     * Every node finds that the link fails and keeps node3 (of the two, the name that sorts last) out
+     * of the cluster, as cleanly as a partition would; its agents carry on on node1 and node2. Healed,
+     * nobody is kept out, and node3 rejoins empty.
+     */
+    @Test
+    @Order(4)
+    void aOneWayCutKeepsOneEndOutUntilItHeals() throws Exception {
+        List<String> counters = counters("one-way", 3);
+        try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));
+                CounterWriters writers = new CounterWriters(cluster, "one-way", counters, () -> 1)) {
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
+
+            cluster.cutOneWay(3, 1);
+            long cut = System.nanoTime();
+            for (int n = 1; n <= NODES; n++) {
+                int node = n;
+                ClusterIT.awaitTrue(() -> keptOut(node).equals(List.of("node3")), "node" + n + " keeps node3 out");
+            }
+            admittingAgainElsewhere(writers, counters, 3);
+            System.out.printf("PartitionIT: node3's packets to node1 dropped; node3 kept out; its agents admitted messages again on %s %.1f s"
+                    + " after the cut%n", locations(counters), (System.nanoTime() - cut) / 1e9);
+            assertEquals(List.of("node1", "node2"), cluster.api(1).memberNames(), "node1 lists node1 and node2 only");
+
+            cluster.heal();
+            for (int n = 1; n <= NODES; n++) {
+                int node = n;
+                ClusterIT.awaitTrue(() -> keptOut(node).isEmpty(), "node" + n + " keeps nobody out");
+            }
+            ClusterIT.awaitTrue(() -> cluster.api(3).memberNames().equals(List.of("node1", "node2", "node3")), "node3 back among all three");
+            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+        }
+    }
+
+    /** The nodes node {@code n} keeps out of the cluster, by name. */
+    private static List<String> keptOut(int n) throws Exception {
+        return cluster.api(n).here().getJsonArray("keptOut").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
     }
 
     /**

@@ -79,6 +79,8 @@ public class ClusterNode {
     /** Made with the bean, before the node joins: the agents' lanes ask it from their start. */
     private final NodeLease lease = new NodeLease(System.getProperty("jboss.node.name", "node1"));
     private Thread heartbeats;
+    /** Keeps nodes that not every node hears out of the view (a link cut, or cut one way). */
+    private volatile LinkProbes links;
     /** Set when the node stops: from then on it never puts itself back on the node list. */
     private volatile boolean leaving;
     /** A registration by {@link #stayRegistered} under way. */
@@ -93,6 +95,7 @@ public class ClusterNode {
         this.httpAddress = httpAddress;
         PausedPeers.guard(mainChannel.getProtocolStack().getTransport());
         try {
+            links = LinkProbes.install(mainChannel, nodeName, lease::keptOut);
             channel = new ForkChannel(mainChannel, FORK_STACK, "siebog");
             dispatcher = new MessageDispatcher(channel, requests).asyncDispatching(true);
             // Answers are read as bytes only, never Java-deserialised (see BytesOnlyCorrelator).
@@ -225,11 +228,18 @@ public class ClusterNode {
         }
         channel.close();
         channel = null;
+        LinkProbes.uninstall(mainChannel);
         PausedPeers.release(mainChannel.getProtocolStack().getTransport());
     }
 
     public String name() {
         return name;
+    }
+
+    /** The nodes kept out of the cluster because not every node hears them ({@link Reachability}), by name; empty when every node hears every other. */
+    public List<String> keptOut() {
+        LinkProbes current = links;
+        return current == null ? List.of() : current.keptOut().stream().sorted().toList();
     }
 
     /** The live Siebog nodes in view order: the same list, in the same order, on every node. */

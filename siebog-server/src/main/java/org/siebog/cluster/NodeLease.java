@@ -71,6 +71,8 @@ public final class NodeLease {
     private volatile int epoch;
     /** True once a quorum of the reference has answered with the current view ({@link #settled}). */
     private volatile boolean settled;
+    /** True while {@link LinkProbes} keeps this node out of the cluster: its lease runs out as the others stop answering. */
+    private volatile boolean keptOut;
     /** The members that have answered with the current view, this node first; null once it is settled. */
     private Set<String> confirmedBy; // guarded by this
     /** The sessions of the nodes that left the view since it was last settled: left out only if the next settled view lacks them. */
@@ -119,7 +121,10 @@ public final class NodeLease {
     /** Why this node admits nothing now, for the 503 its API answers (and a sending node passes on). */
     public RemoteNodeException refusal() {
         String why;
-        if (rejoining || forfeited && quorate) {
+        if (keptOut) {
+            why = " is kept out of the cluster until its links to the other nodes work again: not every node hears it (a link cut, or cut"
+                    + " one way); its agents are being taken over by the others";
+        } else if (rejoining || forfeited && quorate) {
             why = " is rejoining the cluster after it lost touch with it; its agents are being taken over by the other nodes";
         } else if (!quorate) {
             why = " is cut off from the majority of the cluster (it sees " + members + " of " + quorum() + "); its agents are being taken"
@@ -129,6 +134,11 @@ public final class NodeLease {
                     + " nothing until it does, and if it does not, the others take its agents over";
         }
         return new RemoteNodeException("node " + self + why + ". Try again on another node");
+    }
+
+    /** Told by {@link LinkProbes} when this node is kept out of the cluster, and when no more: for the refusal's reason. */
+    void keptOut(boolean out) {
+        keptOut = out;
     }
 
     /**

@@ -43,8 +43,11 @@ public class NodeResource {
      * @param view    the members of its cluster view, oldest first
      * @param nodes   the Siebog nodes it sees (the view's members whose Siebog has started), in view order
      * @param agents  how many agents live on it (its instances of balanced stateless agents not counted)
+     * @param keptOut the nodes it keeps out of the cluster, itself among them when it is kept out, because
+     *                not every node hears them (a link cut, or cut one way); empty while every node hears every other
      */
-    public record Here(String name, boolean acting, String refusal, List<String> view, List<String> nodes, long agents) {
+    public record Here(String name, boolean acting, String refusal, List<String> view, List<String> nodes, long agents,
+            List<String> keptOut) {
     }
 
     @EJB
@@ -70,7 +73,7 @@ public class NodeResource {
         NodeLease lease = cluster.lease();
         boolean acting = lease.holds();
         return new Here(cluster.name(), acting, acting ? null : lease.refusal().getMessage(), lease.members(), cluster.members(),
-                hosted().count());
+                hosted().count(), cluster.keptOut());
     }
 
     /** The AIDs of the agents that live on this node, in AID order, or a page of them ({@link Paging}). */

@@ -86,6 +86,17 @@ class NodeLeaseTest {
     }
 
     @Test
+    void aNodeKeptOutSaysSoWhenItsLeaseRunsOut() {
+        NodeLease lease = inCluster("node3");
+        lease.keptOut(true);
+        assertTrue(lease.holds(), "kept out, it stops when its lease runs out, as the others stop answering");
+        now.addAndGet(LEASE);
+        assertTrue(lease.refusal().getMessage().contains("kept out of the cluster"), lease.refusal().getMessage());
+        lease.keptOut(false);
+        assertTrue(lease.refusal().getMessage().contains("has not heard from a majority"), lease.refusal().getMessage());
+    }
+
+    @Test
     void answersThatAreNoOrFromTooFewRenewNothing() {
         NodeLease lease = inCluster("node3");
         now.addAndGet(LEASE);
