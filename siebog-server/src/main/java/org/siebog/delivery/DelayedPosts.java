@@ -2,7 +2,6 @@ package org.siebog.delivery;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -23,7 +21,6 @@ import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.context.Flag;
 import org.siebog.api.ACLMessage;
-import org.siebog.api.AID;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.cluster.NodeLease;
@@ -42,10 +39,10 @@ import org.siebog.platform.PlatformConfig;
  * takes it over (a compare-and-set on its holder, the survivor chosen as {@code Failover} chooses
  * takeovers) and fires it at its time, or at once if that has passed.
  *
- * <p>It fires once as far as its receivers can tell: it goes under an identity of its own (origin
- * {@code delayed:KEY}, a counter made from the key, which also deals it to a topic group's
- * member; an agent's post is keyed by the message whose handler scheduled it), so a stateful receiver drops a second firing (its holder died between the admission and
- * the removal); a stateless receiver may get it twice then. A holder that may not act for the
+ * <p>It fires once as far as its receivers can tell: it goes under an identity made from its key
+ * ({@link SameIdentity} {@code delayed:KEY}; an agent's post is keyed by the message whose handler
+ * scheduled it), so a stateful receiver drops a second firing (its holder died between the admission
+ * and the removal); a stateless receiver may get it twice then. A holder that may not act for the
  * cluster (NodeLease) keeps it and looks again in a second: the majority takes it over (and the
  * holder, rejoining, forgets its timers: {@link #rejoining()}), or the holder gets its lease back.
  * Storing one is a cache write, firing one a removal: nothing waits on either, on a lane or the
@@ -113,15 +110,6 @@ public class DelayedPosts {
         }
     }
 
-    /** The identity a delayed post goes under, the same to every receiver and at every firing. */
-    private record Delayed(String key, long turn) implements Origin {
-
-        @Override
-        public MessageId next(AID receiver) {
-            return new MessageId("delayed:" + key, turn);
-        }
-    }
-
     /**
      * Stores {@code message} under {@code key} (storing again under a key replaces the post: a handler
      * replayed after a crash schedules what it had scheduled) to be posted after {@code delay}, and once it is stored on its owners
@@ -140,7 +128,7 @@ public class DelayedPosts {
     CompletableFuture<Void> schedule(String key, ACLMessage message, Duration delay) {
         long cost = message.estimatedBytes();
         budget.take(cost);
-        Stored post = new Stored(cluster.name(), System.currentTimeMillis() + delay.toMillis(), turnOf(key), message);
+        Stored post = new Stored(cluster.name(), System.currentTimeMillis() + delay.toMillis(), SameIdentity.counterOf(key), message);
         long generation = this.generation;
         NodeLease lease = cluster.lease();
         int epoch = lease.epoch();
@@ -156,12 +144,6 @@ public class DelayedPosts {
             }
             return null;
         });
-    }
-
-    /** The counter of a post's identity, from its key: a post stored again under its key goes under the same identity. */
-    static long turnOf(String key) {
-        long turn = UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits() & Long.MAX_VALUE;
-        return turn == 0 ? 1 : turn;
     }
 
     /**
@@ -194,7 +176,7 @@ public class DelayedPosts {
             return;
         }
         boolean lastTry = System.currentTimeMillis() > post.dueAtMillis() + RETRY_FOR_MS;
-        router.postDelayed(post.message(), new Delayed(key, post.turn()), lastTry).whenComplete((settled, refusedForNow) -> {
+        router.postDelayed(post.message(), new SameIdentity(new MessageId("delayed:" + key, post.turn())), lastTry).whenComplete((settled, refusedForNow) -> {
             if (refusedForNow != null) {
                 executor.timer().schedule(() -> fire(key, post, cost, scheduledIn), RETRY_MS, TimeUnit.MILLISECONDS);
                 return;

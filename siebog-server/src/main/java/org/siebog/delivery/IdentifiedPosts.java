@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,8 +35,16 @@ import org.siebog.message.MessageId;
  * own: the all-or-none admission of one node's receivers that a plain post gets does not hold, and
  * need not, since posting again admits it to whichever receivers missed it.
  *
- * <p>Receivers are agents and reply inboxes, not topics: a topic's subscribers are chosen anew for
- * each message, so a repeat could reach others than the first copy did.
+ * <p>A message to a topic is another matter: its subscribers are chosen anew for each posting, so
+ * a repeat may reach others than the first copy did, and there is no list of them to number first.
+ * It gets one identity, for every receiver (named or subscribed) and every posting: the topic's next
+ * number under an origin kept for keyed topic posts (this node in this boot, apart from the one
+ * above, whose numbers are per receiver). It goes by the plain path under that identity
+ * ({@link SameIdentity}), as a delayed post does: a subscriber that admitted an earlier copy drops
+ * the repeat, even one that comes late, after later posts; one that missed it, or subscribed since,
+ * admits it now; a topic group's member is the same one at every posting. The topic's numbers make
+ * one window per origin in each subscriber, with a hole where a post went to another member of its
+ * group or was never admitted.
  */
 @ApplicationScoped
 public class IdentifiedPosts {
@@ -47,14 +56,20 @@ public class IdentifiedPosts {
     ClusterNode cluster;
 
     private volatile Origin origin;
+    private volatile Origin topicOrigin;
 
     /**
-     * New identities for the message's receivers, for its first post.
+     * New identities for the message's receivers, for its first post; for a message to a topic, one
+     * identity, under its first topic, that every receiver gets.
      *
-     * @throws MalformedMessageException (or its kin) the message names a topic or breaks a bound
+     * @throws MalformedMessageException (or its kin) the message breaks a bound
      */
     public Map<AID, MessageId> identities(ACLMessage message) {
-        check(message);
+        MessageLimits.check(message);
+        Optional<AID> topic = firstTopic(message);
+        if (topic.isPresent()) {
+            return Map.of(topic.get(), topicOrigin().next(topic.get()));
+        }
         Origin numbering = origin();
         Map<AID, MessageId> ids = new LinkedHashMap<>();
         for (AID receiver : message.receivers()) {
@@ -71,7 +86,12 @@ public class IdentifiedPosts {
      * @throws IllegalArgumentException {@code ids} has no identity for one of the receivers
      */
     public CompletableFuture<Void> post(ACLMessage message, Map<AID, MessageId> ids) {
-        check(message);
+        MessageLimits.check(message);
+        Optional<AID> topic = firstTopic(message);
+        if (topic.isPresent()) {
+            return postToTopic(message, Optional.ofNullable(ids.get(topic.get()))
+                    .orElseThrow(() -> new IllegalArgumentException("no message identity for the topic " + topic.get())));
+        }
         for (AID receiver : message.receivers()) {
             if (!ids.containsKey(receiver)) {
                 throw new IllegalArgumentException("no message identity for the receiver " + receiver);
@@ -89,20 +109,33 @@ public class IdentifiedPosts {
         return MessageManagerBean.admission(CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new)));
     }
 
-    private static void check(ACLMessage message) {
-        MessageLimits.check(message);
-        for (AID receiver : message.receivers()) {
-            if (Topics.isTopic(receiver)) {
-                throw new MalformedMessageException("an Idempotency-Key cannot be used with a message to a topic (" + receiver
-                        + "): its subscribers are chosen anew for each message, so a repeat could reach others; post it without the key");
-            }
+    /** To every receiver, named or subscribed, under {@code id}: by the plain path, which deals a topic's messages. */
+    private CompletableFuture<Void> postToTopic(ACLMessage message, MessageId id) {
+        CompletableFuture<Void> posted;
+        try {
+            posted = router.post(new SameIdentity(id), message);
+        } catch (SiebogException refused) {
+            posted = CompletableFuture.failedFuture(refused);
         }
+        return MessageManagerBean.admission(posted);
+    }
+
+    private static Optional<AID> firstTopic(ACLMessage message) {
+        return message.receivers().stream().filter(Topics::isTopic).findFirst();
     }
 
     private Origin origin() {
         Origin o = origin;
         if (o == null) {
             o = origin = new NodeOrigin(cluster.name());
+        }
+        return o;
+    }
+
+    private Origin topicOrigin() {
+        Origin o = topicOrigin;
+        if (o == null) {
+            o = topicOrigin = new NodeOrigin(cluster.name() + "/topics");
         }
         return o;
     }

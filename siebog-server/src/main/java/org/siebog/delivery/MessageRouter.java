@@ -246,7 +246,8 @@ public class MessageRouter {
         return routes.send(receiver, node, message.estimatedBytes(), to -> sendTo(to, receiver, id, message));
     }
 
-    private CompletableFuture<Void> post(Origin origin, ACLMessage message) {
+    /** Posts now under {@code origin}'s identities (a post under an Idempotency-Key to a topic: {@link IdentifiedPosts}). */
+    CompletableFuture<Void> post(Origin origin, ACLMessage message) {
         direct();
         try {
             fence();

@@ -1,5 +1,7 @@
 package org.siebog.delivery;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,19 +16,29 @@ import org.siebog.api.Performative;
 import org.siebog.api.Topics;
 import org.siebog.message.MessageId;
 
-/** What is refused before any identity is handed out or anything routed: no router or cluster is needed for it. */
+/** What is refused, or decided, before any identity is handed out or anything routed: no router or cluster is needed for it. */
 class IdentifiedPostsTest {
 
     private static final AID COUNTER = new AID("counter", "siebog");
     private final IdentifiedPosts posts = new IdentifiedPosts();
 
     @Test
-    void aMessageToATopicIsRefusedSinceARepeatCouldReachOtherSubscribers() {
+    void aSameIdentityIsOneForEveryReceiverAndEveryPostingMadeFromAKeyOfAKind() {
+        SameIdentity delayed = SameIdentity.fromKey("delayed", "k1");
+        assertEquals(delayed.next(COUNTER), delayed.next(new AID("tally", "siebog")), "one identity for every receiver");
+        assertEquals(delayed, SameIdentity.fromKey("delayed", "k1"), "and at every posting");
+        assertEquals(new MessageId("delayed:k1", SameIdentity.counterOf("k1")), delayed.next(COUNTER));
+        assertNotEquals(delayed.next(COUNTER), SameIdentity.fromKey("keyed", "k1").next(COUNTER), "kinds apart");
+        assertNotEquals(delayed.next(COUNTER), SameIdentity.fromKey("delayed", "k2").next(COUNTER));
+    }
+
+    @Test
+    void aPostToATopicNeedsTheTopicsIdentity() {
         ACLMessage published = ACLMessage.builder(Performative.INFORM).receiver(COUNTER).receiver(Topics.topic("prices", "siebog"))
                 .content("1").build();
-        String refusal = assertThrows(MalformedMessageException.class, () -> posts.identities(published)).getMessage();
-        assertTrue(refusal.contains("topic:prices@siebog") && refusal.contains("without the key"), refusal);
-        assertThrows(MalformedMessageException.class, () -> posts.post(published, Map.of()));
+        String refusal = assertThrows(IllegalArgumentException.class,
+                () -> posts.post(published, Map.of(COUNTER, new MessageId("node1/x", 1)))).getMessage();
+        assertTrue(refusal.contains("topic:prices@siebog"), refusal);
     }
 
     @Test
