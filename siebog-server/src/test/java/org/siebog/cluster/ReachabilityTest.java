@@ -1,6 +1,7 @@
 package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.Map;
 import java.util.Set;
@@ -99,5 +100,18 @@ class ReachabilityTest {
         Reachability node1 = at("node1", Map.of("node2", Set.of("node1"), "node3", Set.of("node1")), 0);
         assertEquals(Set.of("node2", "node3"), node1.hearing(SECOND));
         assertEquals(Set.of(), node1.hearing(Reachability.HEARD_NANOS));
+    }
+
+    @Test
+    void atMostMaxNodesAreTrackedAndANodeHeardAlreadyStillUpdates() {
+        Reachability node1 = new Reachability("node1");
+        for (int i = 0; i < Reachability.MAX_NODES; i++) {
+            node1.heard("n" + i, Set.of("node1"), 0);
+        }
+        node1.heard("one-too-many", Set.of("node1"), 0);
+        assertEquals(Reachability.MAX_NODES, node1.hearing(SECOND).size());
+        assertFalse(node1.hearing(SECOND).contains("one-too-many"));
+        node1.heard("n0", Set.of("node1"), 2 * SECOND);
+        assertEquals(Set.of("n0"), node1.hearing(4 * SECOND), "n0's newer probe was taken; the others' are too old by now");
     }
 }
