@@ -16,11 +16,6 @@ import org.siebog.message.MessageId;
  */
 record SameIdentity(MessageId id) implements Origin {
 
-    /** The identity made from {@code key}, of a {@code kind} that keeps kinds apart: {@code kind:key}, a counter from the key. */
-    static SameIdentity fromKey(String kind, String key) {
-        return new SameIdentity(new MessageId(kind + ":" + key, counterOf(key)));
-    }
-
     /** The counter made from {@code key}: the same for every posting under it, never 0. */
     static long counterOf(String key) {
         long counter = UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits() & Long.MAX_VALUE;

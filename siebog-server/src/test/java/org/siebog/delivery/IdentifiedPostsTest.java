@@ -24,12 +24,12 @@ class IdentifiedPostsTest {
 
     @Test
     void aSameIdentityIsOneForEveryReceiverAndEveryPostingMadeFromAKeyOfAKind() {
-        SameIdentity delayed = SameIdentity.fromKey("delayed", "k1");
+        SameIdentity delayed = fromKey("delayed", "k1");
         assertEquals(delayed.next(COUNTER), delayed.next(new AID("tally", "siebog")), "one identity for every receiver");
-        assertEquals(delayed, SameIdentity.fromKey("delayed", "k1"), "and at every posting");
+        assertEquals(delayed, fromKey("delayed", "k1"), "and at every posting");
         assertEquals(new MessageId("delayed:k1", SameIdentity.counterOf("k1")), delayed.next(COUNTER));
-        assertNotEquals(delayed.next(COUNTER), SameIdentity.fromKey("keyed", "k1").next(COUNTER), "kinds apart");
-        assertNotEquals(delayed.next(COUNTER), SameIdentity.fromKey("delayed", "k2").next(COUNTER));
+        assertNotEquals(delayed.next(COUNTER), fromKey("keyed", "k1").next(COUNTER), "kinds apart");
+        assertNotEquals(delayed.next(COUNTER), fromKey("delayed", "k2").next(COUNTER));
     }
 
     @Test
@@ -54,5 +54,10 @@ class IdentifiedPostsTest {
         String refusal = assertThrows(IllegalArgumentException.class,
                 () -> posts.post(message, Map.of(COUNTER, new MessageId("node1/x", 1)))).getMessage();
         assertTrue(refusal.contains("tally@siebog"), refusal);
+    }
+
+    /** The identity a post under {@code key} goes under, as {@link DelayedPosts} makes it for {@code delayed}. */
+    private static SameIdentity fromKey(String kind, String key) {
+        return new SameIdentity(new MessageId(kind + ":" + key, SameIdentity.counterOf(key)));
     }
 }
