@@ -194,9 +194,16 @@ final class ClusterApi {
         return get("nodes/here").object();
     }
 
-    /** The names of the nodes {@code GET /nodes} lists, sorted. */
+    /**
+     * The names of the nodes {@code GET /nodes} lists, sorted; none while the node has no list to read
+     * (503: left behind by a split, it dropped its copies of the caches and has not rejoined yet).
+     */
     List<String> memberNames() throws IOException, InterruptedException {
-        return get("nodes").array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList();
+        Reply nodes = get("nodes");
+        if (nodes.status() == 503) {
+            return List.of();
+        }
+        return nodes.array().stream().map(v -> ((JsonObject) v).getString("name")).sorted().toList();
     }
 
     static String encode(String s) {

@@ -22,14 +22,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * A node paused past the failure detector, and real network partitions between three nodes, each in
  * a network namespace of its own joined by a bridge (./siebog run --netns; links cut with blackhole
- * routes, ./siebog cut and heal): a minority cut off, a link that flaps, a link cut one way. Each case runs under load (Counters, posted through a node on
+ * routes, ./siebog cut and heal): a minority cut off, a link that flaps, a link cut one way, an even split of two nodes. Each case runs under load (Counters, posted through a node on
  * the majority's side by {@link CounterWriters}) while {@link Activations} asks every node, over and over,
  * which agents it acts for. Whatever the case: no agent is ever acted for by two nodes at once; every
  * post is answered (202, or 503 and posted again); when the links heal, every node lists the same three
  * members; and every admitted message was handled exactly once, in its writer's order.
  *
- * <p>Each case leaves the cluster healed and whole for the next; the order only saves booting a cluster
- * per case.
+ * <p>Each case leaves the cluster healed and whole for the next, but the last, which kills node3 to make
+ * a cluster of two; the order only saves booting a cluster per case.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PartitionIT {
@@ -39,6 +39,8 @@ class PartitionIT {
     private static final int NODES = 3;
     private static final int COUNTERS = 6;
     private static LocalCluster cluster;
+    /** The nodes that run: all three, until the last case kills node3. */
+    private static List<String> running = List.of("node1", "node2", "node3");
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -56,9 +58,9 @@ class PartitionIT {
     @AfterEach
     void healAndConverge() throws Exception {
         cluster.heal();
-        for (int n = 1; n <= NODES; n++) {
+        for (int n = 1; n <= running.size(); n++) {
             int node = n;
-            ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(List.of("node1", "node2", "node3")), "node" + n + " lists all three nodes");
+            ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(running), "node" + n + " lists " + running);
             ClusterIT.awaitTrue(() -> cluster.api(node).here().getBoolean("acting"), "node" + n + " acts again");
         }
     }
@@ -163,6 +165,44 @@ class PartitionIT {
                 ClusterIT.awaitTrue(() -> keptOut(node).isEmpty(), "node" + n + " keeps nobody out");
             }
             ClusterIT.awaitTrue(() -> cluster.api(3).memberNames().equals(List.of("node1", "node2", "node3")), "node3 back among all three");
+            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+        }
+    }
+
+    /**
+     * An even split: two nodes (node3 killed) that lose each other. The older, node1, goes on and takes
+     * node2's agents over; node2 stops. When the link heals, the two sides' copies of the cluster's caches
+     * meet, and Infinispan alone would have no reason to prefer node1's (one member each): the copies
+     * node1 wrote meanwhile (where the counters run now, their saved states) are the ones that must stay,
+     * and node2 rejoins empty. The last case: node3 stays dead.
+     */
+    @Test
+    @Order(5)
+    void anEvenSplitGoesOnOnTheOlderSideAndItsCopiesOutliveTheMerge() throws Exception {
+        cluster.kill("node3");
+        running = List.of("node1", "node2");
+        for (int n = 1; n <= running.size(); n++) {
+            int node = n;
+            ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(running), "node" + n + " lists " + running);
+            ClusterIT.awaitTrue(() -> cluster.api(node).here().getBoolean("acting"), "node" + n + " acts");
+        }
+        List<String> counters = counters("even", 2);
+        try (Activations activations = new Activations(cluster, running.size(), new HashSet<>(counters));
+                CounterWriters writers = new CounterWriters(cluster, "even", counters, () -> 1)) {
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
+
+            cluster.cut(1, 2);
+            long cut = System.nanoTime();
+            ClusterIT.awaitTrue(() -> !cluster.api(2).here().getBoolean("acting"), "node2 stops acting");
+            admittingAgainElsewhere(writers, counters, 2);
+            System.out.printf("PartitionIT: two nodes split; node2's agents admitted messages again on node1 %.1f s after the cut%n",
+                    (System.nanoTime() - cut) / 1e9);
+
+            cluster.heal();
+            ClusterIT.awaitTrue(() -> cluster.api(2).memberNames().equals(running), "node2 back beside node1");
+            ClusterIT.awaitTrue(() -> cluster.api(2).here().getBoolean("acting"), "node2 acts again, as a new member");
+            // Where node1's copies won the merge, node2 reads the counters where they run now; node2's own would place them on node2.
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> cluster.api(2).locationOf(c).equals("node1")), "node2 places every counter on node1");
             writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
         }
     }

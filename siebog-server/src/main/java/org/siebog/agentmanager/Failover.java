@@ -127,7 +127,7 @@ public class Failover {
             threads.newThread(this::rejoin).start();
             return;
         }
-        if (!lease.quorate() || lease.rejoiningNow()) {
+        if (!lease.quorate() || lease.forfeited() || lease.rejoiningNow()) {
             LOG.info(() -> cluster.name() + " takes over no agents: " + lease.refusal().getMessage());
             return;
         }
@@ -232,6 +232,9 @@ public class Failover {
     private void rejoin() {
         long began = System.nanoTime();
         int dropped = local.dropAll();
+        if (!retakeCopies()) {
+            return;
+        }
         delayed.rejoining();
         cluster.unregister();
         long agents;
@@ -270,6 +273,29 @@ public class Failover {
                 "ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(took)))));
         LOG.warning(() -> String.format("%s rejoined the cluster empty: dropped %d agents (the others carry them on), %.0f ms",
                 cluster.name(), dropped, took / 1e6));
+    }
+
+    /**
+     * Takes this node's copies of the caches again if it dropped them (its side of a split was left
+     * behind: cluster's LocalCopies), trying again every second while the others cannot hand them over
+     * yet (a cache's start fails when its members do not answer in time). False if interrupted: the
+     * node is going away.
+     */
+    private boolean retakeCopies() {
+        while (true) {
+            try {
+                cluster.retakeCopies();
+                return true;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, cluster.name() + " could not take its copies of the caches again yet; it tries again in a second", e);
+            }
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
     }
 
     /** The agents the directory still places on this node, by name. */

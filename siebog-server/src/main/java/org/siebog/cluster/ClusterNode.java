@@ -16,11 +16,14 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.siebog.directory.StringCaches;
 import org.infinispan.context.Flag;
+import org.infinispan.manager.EmbeddedCacheManager;
 import org.infinispan.notifications.Listener;
 import org.infinispan.notifications.cachelistener.annotation.CacheEntryCreated;
 import org.infinispan.notifications.cachelistener.annotation.CacheEntryRemoved;
@@ -36,6 +39,7 @@ import org.jgroups.blocks.RequestOptions;
 import org.jgroups.fork.ForkChannel;
 import org.jgroups.util.NameCache;
 import org.siebog.api.RemoteNodeException;
+import org.siebog.platform.CopiesRetaken;
 
 /**
  * This node's membership of the cluster and its line to the other nodes.
@@ -62,6 +66,18 @@ public class ClusterNode {
     }
 
     private AdvancedCache<String, String> nodes;
+    private final Departures departures = new Departures();
+
+    /** The cache container of all Siebog's caches: this node drops its copies when it must (see LocalCopies). */
+    @Resource(lookup = "java:jboss/infinispan/container/siebog")
+    EmbeddedCacheManager caches;
+
+    @Inject
+    Event<CopiesRetaken> copiesRetaken;
+
+    private LocalCopies copies;
+    /** Set from the moment this node decides to drop its copies of the caches until it has taken them again. */
+    private final AtomicBoolean copiesDropped = new AtomicBoolean();
 
     @Resource
     ManagedExecutorService events;
@@ -95,7 +111,8 @@ public class ClusterNode {
         this.httpAddress = httpAddress;
         PausedPeers.guard(mainChannel.getProtocolStack().getTransport());
         try {
-            links = LinkProbes.install(mainChannel, nodeName, lease::keptOut);
+            copies = new LocalCopies(caches, this::copiesRetaken);
+            links = LinkProbes.install(mainChannel, nodeName, lease, this::leftBehindBy);
             channel = new ForkChannel(mainChannel, FORK_STACK, "siebog");
             dispatcher = new MessageDispatcher(channel, requests).asyncDispatching(true);
             // Answers are read as bytes only, never Java-deserialised (see BytesOnlyCorrelator).
@@ -111,7 +128,7 @@ public class ClusterNode {
             throw new IllegalStateException("could not join the cluster on JGroups channel 'ee' (fork " + FORK_STACK + "): " + e, e);
         }
         nodes.put(name, httpAddress);
-        nodes.addListener(new Departures());
+        nodes.addListener(departures);
         // Left out and merged back without noticing (a one-way cut), or a view settled by the others'
         // answers: the view listeners see the lease's verdict again (agentmanager's Failover takes over
         // or rejoins), as after a view change.
@@ -135,8 +152,9 @@ public class ClusterNode {
      * one whose agents this node leaves alone, so its lease must not be renewed from here.
      */
     public byte[] heartbeatFrom(NodeOp.Heartbeat heartbeat) {
-        NodeOp.Heartbeat.Verdict verdict = nodes.containsKey(heartbeat.node()) ? lease.answer(heartbeat.node(), heartbeat.session())
-                : NodeOp.Heartbeat.Verdict.NOT_IN_VIEW;
+        // Without its copies of the caches this node cannot tell who is on the node list: it renews nobody's lease.
+        NodeOp.Heartbeat.Verdict verdict = !copiesDropped.get() && nodes.containsKey(heartbeat.node())
+                ? lease.answer(heartbeat.node(), heartbeat.session()) : NodeOp.Heartbeat.Verdict.NOT_IN_VIEW;
         return new NodeOp.Heartbeat.Answer(verdict, lease.members(), lease.lastYesAgo()).toBytes();
     }
 
@@ -157,8 +175,8 @@ public class ClusterNode {
      * Without this the others would answer its heartbeats no forever, and list the cluster without it.
      */
     private void stayRegistered() {
-        if (nodes != null && !leaving && lease.settled() && !lease.mustRejoin() && !lease.rejoiningNow() && !nodes.containsKey(name)
-                && registering.compareAndSet(false, true)) {
+        if (nodes != null && !leaving && !copiesDropped.get() && lease.settled() && !lease.mustRejoin() && !lease.rejoiningNow()
+                && !nodes.containsKey(name) && registering.compareAndSet(false, true)) {
             LOG.info(() -> name + " is missing from the node list (a merge kept a copy without it): it puts itself back");
             // Not waited for: the heartbeats must not wait on a cache that is still merging.
             nodes.withFlags(Flag.IGNORE_RETURN_VALUES).putAsync(name, httpAddress).whenComplete((ok, failure) -> registering.set(false));
@@ -169,7 +187,7 @@ public class ClusterNode {
         long every = NodeLease.heartbeatMillis();
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                lease.beat((node, request) -> request(node, request, NodeLease.LEASE_MS), nodes::containsKey);
+                lease.beat((node, request) -> request(node, request, NodeLease.LEASE_MS), this::registered);
                 stayRegistered();
                 Thread.sleep(every);
             } catch (InterruptedException e) {
@@ -207,6 +225,46 @@ public class ClusterNode {
         }
     }
 
+    /**
+     * {@code node}, outside this node's view, says its side of a split went on without this node
+     * ({@link NodeLease#wentOnWithout}): before the two sides merge, this node drops its copies of the
+     * caches (LocalCopies says why), and holds the merge back until it has.
+     */
+    private void leftBehindBy(String node) {
+        if (!copiesDropped.compareAndSet(false, true)) {
+            return;
+        }
+        links.holdBackMerge(true);
+        threads.newThread(() -> {
+            try {
+                copies.drop();
+            } catch (RuntimeException e) {
+                LOG.log(Level.SEVERE, "could not drop " + name + "'s copies of the caches (" + node + "'s side went on without it)", e);
+            } finally {
+                links.holdBackMerge(false);
+            }
+        }).start();
+    }
+
+    /**
+     * Takes this node's copies of the caches again, fresh from the others, if it dropped them: the
+     * first step of its rejoining (agentmanager's Failover), back in a view with the quorum.
+     */
+    public void retakeCopies() {
+        if (copiesDropped.get()) {
+            copies.retake();
+            copiesDropped.set(false);
+        }
+    }
+
+    private void copiesRetaken() {
+        if (leaving) {
+            return; // the application is going: nobody listens any more
+        }
+        nodes.addListener(departures);
+        copiesRetaken.fire(new CopiesRetaken());
+    }
+
     @PreDestroy
     synchronized void leave() {
         if (channel == null) {
@@ -215,6 +273,11 @@ public class ClusterNode {
         leaving = true;
         if (heartbeats != null) {
             heartbeats.interrupt();
+        }
+        try {
+            retakeCopies(); // the caches outlive the application: the next deployment must find them running
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not take " + name + "'s copies of the caches again while leaving: they stay stopped until the server restarts", e);
         }
         try {
             nodes.withFlags(Flag.IGNORE_RETURN_VALUES).remove(name);
@@ -252,7 +315,7 @@ public class ClusterNode {
         }
         for (Address a : v.getMembers()) {
             String member = NameCache.get(a);
-            if (member != null && (member.equals(name) || nodes.containsKey(member))) {
+            if (member != null && (member.equals(name) || registered(member))) {
                 members.add(member);
             }
         }
@@ -276,6 +339,15 @@ public class ClusterNode {
             }
         }
         return names;
+    }
+
+    /**
+     * Whether {@code node} is on the node list. A node that dropped its copies of the caches (it was
+     * left behind by a split, LocalCopies) reads no list until it rejoins: meanwhile it counts every
+     * node of its view, which is whom its heartbeats must reach to settle the view it rejoins in.
+     */
+    private boolean registered(String node) {
+        return copiesDropped.get() || nodes.containsKey(node);
     }
 
     public boolean isMember(String node) {
@@ -340,7 +412,7 @@ public class ClusterNode {
         // removed the majority's nodes would shrink the quorum of its own other members until the
         // minority held it (two of five cut off, one of them counting itself and the other a quorum),
         // and would leave the node list without them wherever its removals reached.
-        if (nodes != null && lease.settled()) {
+        if (nodes != null && lease.settled() && !copiesDropped.get()) {
             for (String registered : List.copyOf(nodes.keySet())) {
                 if (!addresses.containsKey(registered)) {
                     nodes.withFlags(Flag.IGNORE_RETURN_VALUES).removeAsync(registered).whenComplete((ok, failure) -> {

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,13 @@ import org.jgroups.util.NameCache;
  * a view of its own alone, loses its lease, and stops ({@link NodeLease}); the others take its agents
  * over once their view has settled. When the link works again nobody is kept out, the views merge,
  * and the node is told it was left out and rejoins, as after any partition.
+ *
+ * <p>A probe also names the nodes its sender has left out of a settled view (and their sessions,
+ * {@link NodeLease#leftOut}). A node that reads its own name there, from a node outside its view, is on
+ * the far side of a split from a side that went on without it: before the two sides merge it must drop
+ * its copies of the cluster's caches ({@link LocalCopies}), so this protocol holds the merge back
+ * ({@link #holdBackMerge}) by dropping what nodes outside the view send, and what is sent to them,
+ * until it has.
  */
 final class LinkProbes extends Protocol {
 
@@ -71,24 +79,29 @@ final class LinkProbes extends Protocol {
     }
 
     private final String me;
-    /** Told whether this node is kept out, for its refusals' reason ({@link NodeLease#keptOut}). */
-    private final Consumer<Boolean> meOut;
+    /** Told whether this node is kept out, for its refusals' reason; asked whom this side left out, and told whom the other side did. */
+    private final NodeLease lease;
+    /** Told the name of a node whose side went on without this one ({@link NodeLease#wentOnWithout}). */
+    private final Consumer<String> leftBehindBy;
     private final Reachability reachability;
     private final Map<String, Peer> peers = new ConcurrentHashMap<>();
     private volatile View view;
     private volatile Set<String> keptOut = Set.of();
     private volatile boolean meKeptOut;
+    /** While set, nothing goes to or comes from a node outside the view but probes: no merge can begin. */
+    private volatile boolean mergeHeldBack;
     private volatile Future<?> probing;
 
-    private LinkProbes(String me, Consumer<Boolean> meOut) {
+    private LinkProbes(String me, NodeLease lease, Consumer<String> leftBehindBy) {
         this.me = me;
-        this.meOut = meOut;
+        this.lease = lease;
+        this.leftBehindBy = leftBehindBy;
         this.reachability = new Reachability(me);
         setId(ID);
     }
 
     /** Puts the protocol in {@code channel}'s stack, right above its transport, and starts probing. */
-    static LinkProbes install(JChannel channel, String me, Consumer<Boolean> meOut) throws Exception {
+    static LinkProbes install(JChannel channel, String me, NodeLease lease, Consumer<String> leftBehindBy) throws Exception {
         uninstall(channel);
         ProtocolStack stack = channel.getProtocolStack();
         for (Protocol protocol : stack.getProtocols()) {
@@ -96,7 +109,7 @@ final class LinkProbes extends Protocol {
                 throw new IllegalStateException("JGroups protocol id " + ID + " is taken by " + protocol.getName());
             }
         }
-        LinkProbes probes = new LinkProbes(me, meOut);
+        LinkProbes probes = new LinkProbes(me, lease, leftBehindBy);
         TP transport = stack.getTransport();
         stack.insertProtocol(probes, ProtocolStack.Position.ABOVE, transport.getClass());
         probes.addr(channel.getAddress());
@@ -119,6 +132,14 @@ final class LinkProbes extends Protocol {
     /** The nodes kept out of the cluster now (this one among them when it is). */
     Set<String> keptOut() {
         return keptOut;
+    }
+
+    /**
+     * Holds back (true) or lets happen (false) a merge with the nodes outside the view: while held
+     * back, what they send is dropped (their probes aside), and nothing is sent to them.
+     */
+    void holdBackMerge(boolean held) {
+        mergeHeldBack = held;
     }
 
     @Override
@@ -147,7 +168,7 @@ final class LinkProbes extends Protocol {
     @Override
     public Object down(Message message) {
         Address to = message.getDest();
-        return to != null && isKeptOut(to) ? null : down_prot.down(message);
+        return to != null && (isKeptOut(to) || mergeHeldBack && !inView(to)) ? null : down_prot.down(message);
     }
 
     @Override
@@ -178,7 +199,12 @@ final class LinkProbes extends Protocol {
         if (from == null || from.equals(local_addr)) {
             return false;
         }
-        return meKeptOut || isKeptOut(from);
+        return meKeptOut || isKeptOut(from) || mergeHeldBack && !inView(from);
+    }
+
+    private boolean inView(Address node) {
+        View current = view;
+        return current == null || current.containsMember(node);
     }
 
     private boolean isKeptOut(Address node) {
@@ -214,9 +240,20 @@ final class LinkProbes extends Protocol {
             for (int i = 0; i < count; i++) {
                 hears.add(in.readUTF());
             }
+            int leftOutCount = in.readUnsignedShort();
+            if (leftOutCount > Reachability.MAX_NODES) {
+                return;
+            }
+            Map<String, Long> leftOut = new HashMap<>();
+            for (int i = 0; i < leftOutCount; i++) {
+                leftOut.put(in.readUTF(), in.readLong());
+            }
             long now = System.nanoTime();
             peers.put(from, new Peer(message.getSrc(), now));
             reachability.heard(from, hears, now);
+            if (lease.wentOnWithout(from, leftOut)) {
+                leftBehindBy.accept(from);
+            }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "a link probe that could not be read, from " + message.getSrc(), e);
         }
@@ -230,7 +267,7 @@ final class LinkProbes extends Protocol {
             Set<String> live = reachability.live(now);
             peers.entrySet().removeIf(peer -> now - peer.getValue().seen() > FORGET_NANOS && !live.contains(peer.getKey())
                     && (current == null || !current.containsMember(peer.getValue().address())));
-            byte[] probe = probe(reachability.hearing(now));
+            byte[] probe = probe(reachability.hearing(now), lease.leftOut());
             for (Peer peer : peers.values()) {
                 // Out of band, so that a receiver does not hold it behind the sender's other messages; through
                 // the bundler, whose thread per destination (PausedPeers) waits on a cut or paused node alone.
@@ -245,13 +282,19 @@ final class LinkProbes extends Protocol {
         }
     }
 
-    private byte[] probe(Set<String> hears) {
+    private byte[] probe(Set<String> hears, Map<String, Long> leftOut) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF(me);
             out.writeShort(hears.size());
             for (String node : hears) {
                 out.writeUTF(node);
+            }
+            List<Map.Entry<String, Long>> named = leftOut.entrySet().stream().limit(Reachability.MAX_NODES).toList();
+            out.writeShort(named.size());
+            for (Map.Entry<String, Long> node : named) {
+                out.writeUTF(node.getKey());
+                out.writeLong(node.getValue());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -264,7 +307,7 @@ final class LinkProbes extends Protocol {
         Set<String> before = keptOut;
         keptOut = Set.copyOf(decided);
         meKeptOut = decided.contains(me);
-        meOut.accept(meKeptOut);
+        lease.keptOut(meKeptOut);
         String links = reachability.describe(now);
         if (decided.isEmpty()) {
             LOG.info(() -> "every node hears every other again: nobody is kept out of the cluster (" + links + ")");

@@ -164,6 +164,11 @@ public final class NodeLease {
         return quorate && settled;
     }
 
+    /** True from the moment this node may have had its agents taken over until it starts {@link #rejoining}: it takes nothing over meanwhile. */
+    public boolean forfeited() {
+        return forfeited;
+    }
+
     /** True once this node, back in a settled view, must give up what it held before it lost touch ({@link #rejoining}). */
     public boolean mustRejoin() {
         return settled() && forfeited && !rejoining;
@@ -383,6 +388,37 @@ public final class NodeLease {
         return NodeOp.Heartbeat.Verdict.IN_VIEW;
     }
 
+    /**
+     * The nodes this node has acted for the cluster without (left out of a settled view, their agents
+     * taken over), each with the session it had then: {@link LinkProbes} names them in every probe, so
+     * that a node on the far side of a split learns, before the sides merge, that this side went on
+     * without it ({@link #wentOnWithout}).
+     */
+    Map<String, Long> leftOut() {
+        return Map.copyOf(leftOutSessions);
+    }
+
+    /**
+     * {@code node}'s probe named this node, in its current session, among the nodes {@code node} has
+     * left out ({@code itsLeftOut}), and {@code node} is not in this node's view: the two are on the two
+     * sides of a split, and {@code node}'s side held the quorum and took this node's agents over. True
+     * when this node must therefore drop its copies of the cluster's caches before the sides merge
+     * (agentmanager's rejoin takes them again, from that side): it does not hold its lease, and has
+     * forfeited its agents, if it had not yet. A node that holds its lease ignores it (the quorum lets
+     * only one side go on: that would be a stale probe).
+     */
+    boolean wentOnWithout(String node, Map<String, Long> itsLeftOut) {
+        if (members.contains(node) || !Long.valueOf(session).equals(itsLeftOut.get(self))) {
+            return false;
+        }
+        if (holds()) {
+            LOG.warning(() -> self + " holds its lease, and yet " + node + ", outside its view, says it left " + self + " out: ignored");
+            return false;
+        }
+        forfeit(node, ", on the other side of a split, that that side went on without it");
+        return true;
+    }
+
     /** This node's view, as its answers to heartbeats show it. */
     public List<String> members() {
         return members;
@@ -398,7 +434,7 @@ public final class NodeLease {
      * the others may own its agents now. It admits and handles nothing from here on, drops the saves
      * it asked for, and rejoins empty.
      */
-    private void forfeit(String by) {
+    private void forfeit(String by, String what) {
         synchronized (this) {
             if (forfeited || rejoining) {
                 return;
@@ -406,8 +442,7 @@ public final class NodeLease {
             forfeited = true;
             epoch++;
         }
-        LOG.warning(() -> self + " learnt from " + by + " that it was left out of the view and merged back: it admits and handles"
-                + " nothing for its agents, and rejoins empty");
+        LOG.warning(() -> self + " learnt from " + by + what + ": it admits and handles nothing for its agents, and rejoins empty");
         onVerdict.run();
     }
 
@@ -446,7 +481,7 @@ public final class NodeLease {
                             renew(sent);
                         }
                     }
-                    case LEFT_OUT -> forfeit(node);
+                    case LEFT_OUT -> forfeit(node, " that it was left out of the view and merged back");
                     case NOT_IN_VIEW -> { }
                 }
             }));

@@ -119,6 +119,9 @@ class ClientAgentRestarts {
     }
 
     private synchronized void sweep() {
+        if (!cluster.lease().holds()) {
+            return; // cut off, or rejoining: its proxies are the others' to carry on now, and it may have no copy of the devices
+        }
         long now = System.currentTimeMillis();
         List<ClientAgentProxy> homeless = new ArrayList<>();
         Set<String> missedStart = new HashSet<>();

@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import jakarta.json.spi.JsonProvider;
 
@@ -37,6 +39,7 @@ import org.siebog.api.UnknownServiceException;
 import org.siebog.cluster.ClusterNode;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.StringCaches;
+import org.siebog.platform.CopiesRetaken;
 
 /**
  * The directory facilitator's entries: a replicated Infinispan cache (container {@code siebog},
@@ -165,6 +168,12 @@ public class ServiceDirectory {
      * Reads the whole cache into the index and drops what the cache no longer has: at start, and
      * when members change (entries that arrive by state transfer are not reported one by one).
      */
+    /** This node took its copies of the caches again (it rejoined after a split): the listener went with the old copy. */
+    void copiesRetaken(@Observes(notifyObserver = Reception.IF_EXISTS) CopiesRetaken retaken) {
+        cache.addListener(changes);
+        rebuild();
+    }
+
     private void rebuild() {
         cache.entrySet().forEach(entry -> index.put(parse(entry.getValue()), entry.getValue()));
         for (String key : index.keys()) {

@@ -15,6 +15,8 @@ import java.util.logging.Logger;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.spi.JsonProvider;
@@ -43,6 +45,7 @@ import org.siebog.api.UnknownAgentException;
 import org.siebog.delivery.MessageRouter;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.StringCaches;
+import org.siebog.platform.CopiesRetaken;
 import org.siebog.platform.PlatformConfig;
 
 /**
@@ -153,6 +156,12 @@ public class ServiceSubscriptions {
 
     private static boolean live(Subscription subscription, Instant now) {
         return subscription.expires() == null || subscription.expires().isAfter(now);
+    }
+
+    /** This node took its copies of the caches again (it rejoined after a split): the listener went with the old copy. */
+    void copiesRetaken(@Observes(notifyObserver = Reception.IF_EXISTS) CopiesRetaken retaken) {
+        cache.addListener(changes);
+        rebuild();
     }
 
     private void rebuild() {

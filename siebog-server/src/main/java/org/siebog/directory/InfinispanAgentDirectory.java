@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
@@ -22,6 +24,7 @@ import org.infinispan.notifications.cachelistener.annotation.TopologyChanged;
 import org.infinispan.notifications.cachelistener.event.CacheEntryEvent;
 import org.infinispan.notifications.cachelistener.event.TopologyChangedEvent;
 import org.siebog.api.AID;
+import org.siebog.platform.CopiesRetaken;
 
 /**
  * The directory as a replicated Infinispan cache (container {@code siebog}, cache {@code directory},
@@ -55,6 +58,13 @@ public class InfinispanAgentDirectory implements AgentDirectory {
     /** Counts the changes seen, so a lookup that raced with one does not keep what it read. */
     private final AtomicLong changes = new AtomicLong();
     private final Changes changeListener = new Changes();
+
+    /** This node took its copies of the caches again (it rejoined after a split): the listener went with the old copy. */
+    void copiesRetaken(@Observes(notifyObserver = Reception.IF_EXISTS) CopiesRetaken retaken) {
+        cache.addListener(changeListener);
+        changes.incrementAndGet();
+        looked.clear();
+    }
 
     @Override
     public boolean register(DirectoryEntry entry) {

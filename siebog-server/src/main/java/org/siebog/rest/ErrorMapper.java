@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
+import jakarta.inject.Inject;
 import jakarta.json.JsonException;
 import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.ProcessingException;
@@ -16,9 +17,11 @@ import jakarta.ws.rs.core.Response.Status;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
+import org.infinispan.commons.IllegalLifecycleStateException;
 import org.siebog.api.BacklogFullException;
 import org.siebog.api.MailboxFullException;
 import org.siebog.api.SiebogException;
+import org.siebog.cluster.ClusterNode;
 import org.siebog.platform.Failures;
 
 /**
@@ -35,6 +38,9 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
     @Context
     ResourceInfo resource;
 
+    @Inject
+    ClusterNode cluster;
+
     @Override
     public Response toResponse(Throwable thrown) {
         SiebogException refusal = Failures.find(thrown, SiebogException.class);
@@ -44,6 +50,10 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
                 response.header("Retry-After", "1");
             }
             return response.build();
+        }
+        if (Failures.find(thrown, IllegalLifecycleStateException.class) != null) {
+            // This node dropped its copies of the cluster's caches, and takes them again as it rejoins (docs/cluster.md, "Rejoining").
+            return error(503, cluster.lease().refusal().getMessage()).header("Retry-After", "1").build();
         }
         if (thrown instanceof ForbiddenException) {
             return error(403, rolesNeeded()).build();

@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 
 import org.infinispan.AdvancedCache;
@@ -30,6 +32,7 @@ import org.siebog.api.UnknownAgentException;
 import org.siebog.delivery.TopicReceivers;
 import org.siebog.directory.AgentDirectory;
 import org.siebog.directory.StringCaches;
+import org.siebog.platform.CopiesRetaken;
 import org.siebog.platform.Setting;
 
 /**
@@ -154,6 +157,12 @@ public class TopicSubscriptions implements TopicReceivers {
      * when members change (a state transfer is not reported entry by entry). Never emptied first:
      * publishes go on meanwhile.
      */
+    /** This node took its copies of the caches again (it rejoined after a split): the listener went with the old copy. */
+    void copiesRetaken(@Observes(notifyObserver = Reception.IF_EXISTS) CopiesRetaken retaken) {
+        cache.addListener(changes);
+        rebuild();
+    }
+
     private void rebuild() {
         cache.entrySet().forEach(entry -> index.put(TopicIndex.subscription(entry.getKey(), entry.getValue())));
         for (String key : index.keys()) {

@@ -16,6 +16,8 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -40,6 +42,7 @@ import org.siebog.api.InvalidAgentRequestException;
 import org.siebog.api.SiebogException;
 import org.siebog.delivery.AgentExecutor;
 import org.siebog.directory.StringCaches;
+import org.siebog.platform.CopiesRetaken;
 import org.siebog.platform.PlatformConfig;
 import org.siebog.platform.Setting;
 
@@ -266,6 +269,12 @@ public class TupleSpace {
     }
 
     /** At start and when members change: the whole cache into the index, and what it no longer has out of it. */
+    /** This node took its copies of the caches again (it rejoined after a split): the listener went with the old copy. */
+    void copiesRetaken(@Observes(notifyObserver = Reception.IF_EXISTS) CopiesRetaken retaken) {
+        cache.addListener(changes);
+        rebuild();
+    }
+
     private void rebuild() {
         cache.entrySet().forEach(e -> index.put(parse(e.getKey(), e.getValue())));
         for (String id : index.ids()) {

@@ -206,6 +206,39 @@ class NodeLeaseTest {
         assertTrue(node3.holds(), "as a new member, it is renewed again");
     }
 
+    /**
+     * Two nodes lose each other: node1, the older, goes on and names node2 (in its session) among the
+     * nodes it left out. node2 reads that in node1's probe once the link works again, before the views
+     * merge: it must drop its copies of the caches first. A probe from a node in its view, one naming an
+     * earlier session of node2's, or one from a side that left nobody out, tells it nothing.
+     */
+    @Test
+    void aNodeLeftBehindBySideThatWentOnLearnsItBeforeTheMerge() {
+        List<String> two = List.of("node1", "node2");
+        Map<String, NodeLease> both = inCluster(two);
+        NodeLease node1 = both.get("node1");
+        NodeLease node2 = both.get("node2");
+        node2.beat(answeredBy(both), node -> true); // node1 learns node2's session
+        assertTrue(node2.holds());
+        assertFalse(node1.wentOnWithout("node2", node2.leftOut()), "nobody left anybody out yet");
+
+        node1.viewChanged("node1#2", List.of("node1"));
+        node2.viewChanged("node2#2", List.of("node2"));
+        assertTrue(node1.settled(), "the older of two goes on alone");
+        assertEquals(Map.of(), node2.leftOut(), "node2 took nothing over");
+        assertFalse(node2.wentOnWithout("node1", Map.of("node2", 42L)), "an earlier session of node2's was left out, not this one");
+        assertFalse(node2.holds());
+
+        assertTrue(node2.wentOnWithout("node1", node1.leftOut()), "node1's side went on without node2");
+        assertFalse(node2.mustRejoin(), "not before it is back in a view with the quorum");
+        node1.viewChanged("node1#3", two);
+        node2.viewChanged("node1#3", two);
+        node2.beat(answeredBy(both), node -> true);
+        assertTrue(node2.mustRejoin());
+
+        assertFalse(node1.wentOnWithout("node2", node2.leftOut()), "node2's side left nobody out");
+    }
+
     @Test
     void aMinorityThatLostSightOfTheOthersNeverTellsThemTheyWereLeftOut() {
         Map<String, NodeLease> all = inCluster(THREE);
