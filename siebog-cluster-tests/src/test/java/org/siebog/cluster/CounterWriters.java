@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
@@ -133,8 +134,14 @@ final class CounterWriters implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         writing.set(false);
+        // Two minutes for all of them together: a writer whose node refuses for good must fail the test, not hold it for minutes each.
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         for (Thread writer : writers) {
-            writer.join(120_000);
+            writer.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (writer.isAlive()) {
+                writer.interrupt();
+                failures.add(new AssertionError(writer.getName() + " still posting 2 minutes after the writers were told to stop"));
+            }
         }
         assertEquals(List.of(), failures, "every post was answered 202 or 503, or not at all");
     }

@@ -170,11 +170,12 @@ class PartitionIT {
     }
 
     /**
-     * An even split: two nodes (node3 killed) that lose each other. The older, node1, goes on and takes
-     * node2's agents over; node2 stops. When the link heals, the two sides' copies of the cluster's caches
-     * meet, and Infinispan alone would have no reason to prefer node1's (one member each): the copies
-     * node1 wrote meanwhile (where the counters run now, their saved states) are the ones that must stay,
-     * and node2 rejoins empty. The last case: node3 stays dead.
+     * An even split: two nodes (node3 killed) that lose each other. The older (the first of the view:
+     * node1, unless an earlier case's merge put node2 first) goes on and takes the younger's agents
+     * over; the younger stops. When the link heals, the two sides' copies of the cluster's caches meet,
+     * and Infinispan alone would have no reason to prefer the older's (one member each): the copies it
+     * wrote meanwhile (where the counters run now, their saved states) are the ones that must stay, and
+     * the younger rejoins empty. The last case: node3 stays dead.
      */
     @Test
     @Order(5)
@@ -186,24 +187,28 @@ class PartitionIT {
             ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(running), "node" + n + " lists " + running);
             ClusterIT.awaitTrue(() -> cluster.api(node).here().getBoolean("acting"), "node" + n + " acts");
         }
-        List<String> counters = counters("even", 2);
+        List<String> view = cluster.api(1).here().getJsonArray("view").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
+        int older = Integer.parseInt(view.get(0).substring("node".length()));
+        int younger = 3 - older;
+        List<String> counters = counters("even", younger);
         try (Activations activations = new Activations(cluster, running.size(), new HashSet<>(counters));
-                CounterWriters writers = new CounterWriters(cluster, "even", counters, () -> 1)) {
+                CounterWriters writers = new CounterWriters(cluster, "even", counters, () -> older)) {
             ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
 
             cluster.cut(1, 2);
             long cut = System.nanoTime();
-            ClusterIT.awaitTrue(() -> !cluster.api(2).here().getBoolean("acting"), "node2 stops acting");
-            admittingAgainElsewhere(writers, counters, 2);
-            System.out.printf("PartitionIT: two nodes split; node2's agents admitted messages again on node1 %.1f s after the cut%n",
-                    (System.nanoTime() - cut) / 1e9);
+            ClusterIT.awaitTrue(() -> !cluster.api(younger).here().getBoolean("acting"), "node" + younger + ", the younger, stops acting");
+            admittingAgainElsewhere(writers, counters, younger, older);
+            System.out.printf("PartitionIT: two nodes split; node%d's agents admitted messages again on node%d %.1f s after the cut%n",
+                    younger, older, (System.nanoTime() - cut) / 1e9);
 
             cluster.heal();
-            ClusterIT.awaitTrue(() -> cluster.api(2).memberNames().equals(running), "node2 back beside node1");
-            ClusterIT.awaitTrue(() -> cluster.api(2).here().getBoolean("acting"), "node2 acts again, as a new member");
-            // Where node1's copies won the merge, node2 reads the counters where they run now; node2's own would place them on node2.
-            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> cluster.api(2).locationOf(c).equals("node1")), "node2 places every counter on node1");
-            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+            ClusterIT.awaitTrue(() -> cluster.api(younger).memberNames().equals(running), "node" + younger + " back beside node" + older);
+            ClusterIT.awaitTrue(() -> cluster.api(younger).here().getBoolean("acting"), "node" + younger + " acts again, as a new member");
+            // Where the older's copies won the merge, the younger reads the counters where they run now; its own would place them on itself.
+            ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> cluster.api(younger).locationOf(c).equals("node" + older)),
+                    "node" + younger + " places every counter on node" + older);
+            writers.closeAndCheck(activations, cluster.api(older), "PartitionIT");
         }
     }
 
@@ -235,7 +240,13 @@ class PartitionIT {
 
     /** Waits until the counters have left node {@code from} and each admits again where it went. */
     private static void admittingAgainElsewhere(CounterWriters writers, List<String> counters, int from) {
-        ClusterIT.awaitTrue(() -> counters.stream().noneMatch(c -> cluster.api(1).locationOf(c).equals("node" + from)), "the counters taken over from node" + from);
+        admittingAgainElsewhere(writers, counters, from, 1);
+    }
+
+    /** As above, asking node {@code asking} (one on the side that goes on) where the counters are. */
+    private static void admittingAgainElsewhere(CounterWriters writers, List<String> counters, int from, int asking) {
+        ClusterIT.awaitTrue(() -> counters.stream().noneMatch(c -> cluster.api(asking).locationOf(c).equals("node" + from)),
+                "the counters taken over from node" + from);
         java.util.Map<String, Long> before = writers.admitted();
         ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) > before.get(c) + 5), "every counter admitting again");
     }
