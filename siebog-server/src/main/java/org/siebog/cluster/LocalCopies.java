@@ -3,9 +3,7 @@ package org.siebog.cluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.logging.Logger;
 
 import org.infinispan.AdvancedCache;
@@ -58,9 +56,9 @@ final class LocalCopies {
                 cache.stop();
             }
         }
-        Set<String> names = Set.copyOf(dropped.keySet());
+        String names = dropped.keySet().toString(); // sorted: a TreeMap
         LOG.warning(() -> String.format("dropped this node's copies of %s in %.0f ms: the other side of the split went on without it;"
-                + " it takes them again from that side when it rejoins", new TreeSet<>(names), (System.nanoTime() - began) / 1e6));
+                + " it takes them again from that side when it rejoins", names, (System.nanoTime() - began) / 1e6));
     }
 
     /**
