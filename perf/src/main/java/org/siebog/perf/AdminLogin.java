@@ -20,6 +20,15 @@ public final class AdminLogin {
 
     private static final Path CREDENTIALS = Path.of("target", "siebog-credentials");
 
+    static {
+        // The JDK's HttpClient keeps an idle connection 20 minutes; a node closes one after 30 s without
+        // a request, and a request written just then gets no answer (README, "The REST API"). The JDK
+        // reads this when the first client is built: AdminLogin builds every perf tool's clients.
+        if (System.getProperty("jdk.httpclient.keepalive.timeout") == null) {
+            System.setProperty("jdk.httpclient.keepalive.timeout", "20");
+        }
+    }
+
     private AdminLogin() {
     }
 
