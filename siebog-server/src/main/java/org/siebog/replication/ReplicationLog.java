@@ -180,7 +180,7 @@ public class ReplicationLog {
      * (Sender/Receiver, 1000 pairs on one 1 GB node) the segments held in the ordinary course (a
      * second's interval and the writer's lag) peaked at 29 of the 32 MB a quarter is, and with
      * "save at the next message from a quarter on" every agent saved at every message whenever the
-     * log crossed it: a fifth of that run's throughput (perf/README.md, "Security on").
+     * log crossed it: a fifth of that run's throughput (perf/HISTORY.md, "Security on").
      */
     double saveIntervalShare() {
         return saveIntervalShare(heldBytes(), MAX_LOG_BYTES);
