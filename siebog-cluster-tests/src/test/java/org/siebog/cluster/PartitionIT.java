@@ -3,10 +3,13 @@ package org.siebog.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -89,10 +92,17 @@ class PartitionIT {
         }
     }
 
+    /**
+     * Also: a message that node2 took for an agent on node1 as the cut began, and could not get
+     * admitted there before it lost touch, is never sent on: its caller hears 503 and may post it
+     * again elsewhere. Sent after the heal, it would be handled twice (perf/chaos, a 2|3 cut).
+     */
     @Test
     @Order(2)
     void aMinorityCutOffStopsItsAgentsCarryOnWithTheMajorityAndItRejoinsEmpty() throws Exception {
         List<String> counters = counters("minority", 2);
+        String across = "minority-across@siebog";
+        cluster.api(1).start("Counter", "minority-across", "node1", null);
         try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));
                 CounterWriters writers = new CounterWriters(cluster, "minority", counters, () -> 1)) {
             ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
@@ -100,6 +110,13 @@ class PartitionIT {
             cluster.cut(2, 1);
             cluster.cut(2, 3);
             long cut = System.nanoTime();
+            CompletableFuture<Integer> caughtInTheCut = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return cluster.api(2).tellOnce(across, "1", null, Duration.ofSeconds(90));
+                } catch (InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            });
             ClusterIT.awaitTrue(() -> !cluster.api(2).here().getBoolean("acting"), "node2 stops acting");
             // Cut off, node2 answers at once that it admits nothing, and says why.
             assertNode2Refuses(counters.get(0));
@@ -110,6 +127,11 @@ class PartitionIT {
             cluster.heal();
             ClusterIT.awaitTrue(() -> cluster.api(2).memberNames().equals(List.of("node1", "node2", "node3")), "node2 back among all three");
             ClusterIT.awaitTrue(() -> cluster.api(2).here().getBoolean("acting"), "node2 acts again, as a new member");
+            assertEquals(503, caughtInTheCut.get(), "the post node2 took as the cut began");
+            // Posted again through node1, it is handled once: node2 never sent its copy on.
+            assertEquals(202, cluster.api(1).tellOnce(across, "1", null, Duration.ofSeconds(30)));
+            String report = ClusterIT.awaitReport(cluster.api(1), across, r -> r.contains("highest=1"));
+            assertTrue(report.contains("handled=1 "), report);
             writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
         }
     }

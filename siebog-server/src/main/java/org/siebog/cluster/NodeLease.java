@@ -388,6 +388,21 @@ public final class NodeLease {
         return NodeOp.Heartbeat.Verdict.IN_VIEW;
     }
 
+    /** The member this node is since it last joined or rejoined: what its heartbeats and deliveries name. */
+    long session() {
+        return session;
+    }
+
+    /**
+     * True when this node left {@code node} out of a settled view while it was in {@code session}:
+     * what {@code node} sent in that session may have been sent before it knew, and may arrive only now
+     * (a request retransmitted once a split heals). This node admits none of it: the sender's callers
+     * were told it was not sent on, or heard nothing, and may have posted it again elsewhere.
+     */
+    public boolean leftOutIn(String node, long session) {
+        return Long.valueOf(session).equals(leftOutSessions.get(node));
+    }
+
     /**
      * The nodes this node has acted for the cluster without (left out of a settled view, their agents
      * taken over), each with the session it had then: {@link LinkProbes} names them in every probe, so

@@ -46,22 +46,41 @@ final class NodeLink implements Runnable {
      * {@code bytes}: the message's estimated size, computed once for the link's bound and its
      * batches. {@code together}: for one message to several receivers, the deliveries that go in one
      * batch, so the message is written once (this item then carries no delivery of its own).
+     * {@code epoch}: this node's {@link NodeLease#epoch()} when the message was handed to the link.
      */
-    record Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes, List<Outgoing> together) {
+    record Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes, List<Outgoing> together, int epoch) {
 
-        Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes) {
-            this(delivery, admitted, bytes, null);
+        Outgoing(NodeOp.Delivery delivery, CompletableFuture<Void> admitted, long bytes, int epoch) {
+            this(delivery, admitted, bytes, null, epoch);
         }
 
         AID receiver() {
             return delivery.receiver();
+        }
+
+        /**
+         * Why this message may not leave this node now, or null. A node that lost touch with the
+         * cluster since it took the message sends it nowhere, then or later: whatever it knew of the
+         * message may be gone (the key its caller posted it under was stored on this side of a split
+         * only, and the merge drops this side's copies), so a copy arriving after the caller posted
+         * it again through another node would be handled twice (perf/chaos, a 2|3 cut). Its caller
+         * hears 503 and posts it again.
+         */
+        SiebogException fenced(ClusterNode from, String toward) {
+            NodeLease lease = from.lease();
+            if (lease.holds() && lease.epoch() == epoch) {
+                return null;
+            }
+            return new RemoteNodeException("node " + from.name() + " lost touch with the cluster before " + toward + " admitted the message:"
+                    + " it sends it no further, and it may have arrived or not; post it again under its Idempotency-Key to have it handled once"
+                    + (lease.holds() ? "" : ". " + lease.refusal().getMessage()));
         }
     }
 
     /** What one more receiver of a message adds to a request: its AID and the message's identity for it. */
     private static final long RECEIVER_BYTES = 64;
 
-    private static final Outgoing CLOSE = new Outgoing(null, null, 0);
+    private static final Outgoing CLOSE = new Outgoing(null, null, 0, 0);
 
     /** What every link of the node counts: {@code siebog.link.*} (docs/admin.md, "Metrics"). */
     record Meters(Counter batches, Counter messages, Counter bytes) {
@@ -111,7 +130,7 @@ final class NodeLink implements Runnable {
                     + MAX_QUEUED_BYTES + " bytes, siebog.cluster.max-link-bytes); nothing was sent, try again shortly"));
             return admitted;
         }
-        send(new Outgoing(new NodeOp.Delivery(receiver, id, message), admitted, bytes));
+        send(new Outgoing(new NodeOp.Delivery(receiver, id, message), admitted, bytes, cluster.lease().epoch()));
         return admitted;
     }
 
@@ -129,10 +148,11 @@ final class NodeLink implements Runnable {
         }
         List<Outgoing> together = new ArrayList<>(deliveries.size());
         long first = bytes - RECEIVER_BYTES * (deliveries.size() - 1);
+        int epoch = cluster.lease().epoch();
         for (NodeOp.Delivery delivery : deliveries) {
-            together.add(new Outgoing(delivery, new CompletableFuture<>(), together.isEmpty() ? first : RECEIVER_BYTES));
+            together.add(new Outgoing(delivery, new CompletableFuture<>(), together.isEmpty() ? first : RECEIVER_BYTES, epoch));
         }
-        send(new Outgoing(null, null, bytes, together));
+        send(new Outgoing(null, null, bytes, together, epoch));
         return together.stream().map(Outgoing::admitted).toList();
     }
 
@@ -173,8 +193,11 @@ final class NodeLink implements Runnable {
                     batch.forEach(redirect);
                     return;
                 }
-                List<Outgoing> sending = List.copyOf(batch);
+                List<Outgoing> sending = sendable(batch);
                 batch.clear();
+                if (sending.isEmpty()) {
+                    continue;
+                }
                 try {
                     send(sending);
                 } catch (RuntimeException | OutOfMemoryError e) {
@@ -193,6 +216,20 @@ final class NodeLink implements Runnable {
         }
     }
 
+    /** The batch's messages that may still leave this node ({@link Outgoing#fenced}); the others fail with the reason. */
+    private List<Outgoing> sendable(List<Outgoing> batch) {
+        List<Outgoing> sendable = new ArrayList<>(batch.size());
+        for (Outgoing o : batch) {
+            SiebogException fenced = o.fenced(cluster, "node " + node);
+            if (fenced == null) {
+                sendable.add(o);
+            } else {
+                o.admitted().completeExceptionally(fenced);
+            }
+        }
+        return sendable;
+    }
+
     /** Adds {@code item} to the batch (a message to several receivers, all of them); its bytes. */
     private static long take(List<Outgoing> batch, Outgoing item) {
         if (item.together() == null) {
@@ -204,7 +241,8 @@ final class NodeLink implements Runnable {
     }
 
     private void send(List<Outgoing> batch) {
-        byte[] deliver = new NodeOp.Deliver(batch.stream().map(Outgoing::delivery).toList()).write(request);
+        byte[] deliver = new NodeOp.Deliver(cluster.name(), cluster.lease().session(), batch.stream().map(Outgoing::delivery).toList())
+                .write(request);
         meters.batches().increment();
         meters.messages().increment(batch.size());
         meters.bytes().increment(deliver.length);

@@ -30,7 +30,7 @@ import org.siebog.platform.NodeEvent;
 public sealed interface NodeOp {
 
     /** The version of the protocol this build speaks; raised whenever any operation's fields change. */
-    int VERSION = 3;
+    int VERSION = 4;
 
     /** Its code on the wire: never reused for another operation. */
     int code();
@@ -82,8 +82,10 @@ public sealed interface NodeOp {
     /**
      * Messages for agents on the receiving node, admitted in this order; answered with one outcome
      * per message. A message instance sent to several receivers in one batch is written once.
+     * {@code from} and its lease's {@code session}: a node that has since left the sender out of its
+     * view in that session admits none of them ({@link NodeLease#leftOutIn}).
      */
-    record Deliver(List<Delivery> deliveries) implements NodeOp {
+    record Deliver(String from, long session, List<Delivery> deliveries) implements NodeOp {
         static final int CODE = 1;
 
         @Override
@@ -93,13 +95,15 @@ public sealed interface NodeOp {
 
         @Override
         public void writeFields(Wire.Writer out) {
-            out.integer(deliveries.size());
+            out.string(from).int64(session).integer(deliveries.size());
             for (Delivery d : deliveries) {
                 out.delivery(d.receiver(), d.id(), d.message());
             }
         }
 
         static Deliver readFields(Wire.Reader in) throws IOException {
+            String from = in.string();
+            long session = in.int64();
             int n = in.integer();
             if (n < 0) {
                 throw new IOException("a delivery of " + n + " messages");
@@ -109,7 +113,7 @@ public sealed interface NodeOp {
             for (int i = 0; i < n; i++) {
                 deliveries.add(in.delivery());
             }
-            return new Deliver(deliveries);
+            return new Deliver(from, session, deliveries);
         }
     }
 

@@ -107,6 +107,10 @@ public class RemoteNodes {
     private void redirect(NodeLink.Outgoing o, long deadline) {
         String node;
         try {
+            SiebogException fenced = o.fenced(cluster, "the node of " + o.receiver());
+            if (fenced != null) {
+                throw fenced;
+            }
             DirectoryEntry entry = directory.lookup(o.receiver()).orElseThrow(() -> new UnknownAgentException(o.receiver()));
             List<String> members = cluster.members();
             node = entry.balanced() ? members.get(0) : entry.node();

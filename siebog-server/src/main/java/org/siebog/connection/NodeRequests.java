@@ -134,12 +134,22 @@ public class NodeRequests implements RequestHandler {
         }
     }
 
-    /** Admits each message in order; answers once all are logged, one outcome per message. */
+    /**
+     * Admits each message in order; answers once all are logged, one outcome per message. Nothing from
+     * a sender this node has left out of its view in the session it sent in ({@link org.siebog.cluster.NodeLease#leftOutIn}).
+     */
     private void deliver(NodeOp.Deliver request, Response response) {
         List<CompletableFuture<Void>> admissions = new ArrayList<>(request.deliveries().size());
+        SiebogException leftOut = cluster.lease().leftOutIn(request.from(), request.session())
+                ? new RemoteNodeException("node " + cluster.name() + " left node " + request.from() + " out of the cluster (its agents were"
+                        + " taken over) after node " + request.from() + " sent the message: it admits none of what came in that session")
+                : null;
         for (NodeOp.Delivery d : request.deliveries()) {
             CompletableFuture<Void> admitted;
             try {
+                if (leftOut != null) {
+                    throw leftOut;
+                }
                 admitted = router().admitHere(d.receiver(), d.id(), d.message());
             } catch (SiebogException refusal) {
                 admitted = CompletableFuture.failedFuture(refusal);

@@ -2,6 +2,7 @@ package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -237,6 +238,29 @@ class NodeLeaseTest {
         assertTrue(node2.mustRejoin());
 
         assertFalse(node1.wentOnWithout("node2", node2.leftOut()), "node2's side left nobody out");
+    }
+
+    /**
+     * What node2 sent in the session node1 left it out in may arrive only once the split heals (a
+     * request retransmitted): node1 admits none of it. What node2 sends as the member it rejoins as is
+     * admitted as ever.
+     */
+    @Test
+    void whatALeftOutNodeSentInThatSessionIsNotAdmittedAfterwards() {
+        Map<String, NodeLease> both = inCluster(List.of("node1", "node2"));
+        NodeLease node1 = both.get("node1");
+        NodeLease node2 = both.get("node2");
+        node2.beat(answeredBy(both), node -> true); // node1 learns node2's session
+        long before = node2.session();
+        assertFalse(node1.leftOutIn("node2", before), "in the view");
+
+        node1.viewChanged("node1#2", List.of("node1"));
+        assertTrue(node1.leftOutIn("node2", before), "left out of a settled view in that session");
+        assertFalse(node1.leftOutIn("node3", before), "a node it never left out");
+
+        node2.rejoining();
+        assertNotEquals(before, node2.session(), "it comes back as a new member");
+        assertFalse(node1.leftOutIn("node2", node2.session()));
     }
 
     @Test

@@ -77,7 +77,7 @@ class NodeOpTest {
     void aDeliveryKeepsItsOrderAndWritesAMessageToManyOnce() throws IOException {
         ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).sender(A).receiver(A).receiver(B).content("x".repeat(10_000)).build();
         ACLMessage other = ACLMessage.builder(Performative.REQUEST).receiver(B).content("second").build();
-        NodeOp.Deliver deliver = new NodeOp.Deliver(List.of(
+        NodeOp.Deliver deliver = new NodeOp.Deliver("node1", 42L, List.of(
                 new NodeOp.Delivery(A, new MessageId("node1/boot", 1), toBoth),
                 new NodeOp.Delivery(B, new MessageId("node1/boot", 1), toBoth),
                 new NodeOp.Delivery(B, new MessageId("c@siebog", 9), other)));
@@ -94,8 +94,8 @@ class NodeOpTest {
         AID sender = AID.parse("a-stateful-sender-with-a-long-name@siebog");
         AID receiver = AID.parse("a-receiver-with-a-long-name@siebog");
         ACLMessage m = ACLMessage.builder(Performative.REQUEST).sender(sender).receiver(receiver).content("ping").build();
-        NodeOp.Deliver shortForm = new NodeOp.Deliver(List.of(new NodeOp.Delivery(receiver, new MessageId(sender.toString(), 7), m)));
-        NodeOp.Deliver longForm = new NodeOp.Deliver(List.of(new NodeOp.Delivery(B, new MessageId("node1/boot", 7), m)));
+        NodeOp.Deliver shortForm = new NodeOp.Deliver("node1", 42L, List.of(new NodeOp.Delivery(receiver, new MessageId(sender.toString(), 7), m)));
+        NodeOp.Deliver longForm = new NodeOp.Deliver("node1", 42L, List.of(new NodeOp.Delivery(B, new MessageId("node1/boot", 7), m)));
 
         NodeOp.Deliver back = (NodeOp.Deliver) roundTrip(shortForm);
         assertEquals(shortForm, back);
@@ -116,7 +116,7 @@ class NodeOpTest {
     @Test
     void anOriginNamedAsTheSenderOfAMessageWrittenBeforeIsWrittenOut() throws IOException {
         ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).sender(A).receiver(A).receiver(B).build();
-        NodeOp.Deliver deliver = new NodeOp.Deliver(List.of(
+        NodeOp.Deliver deliver = new NodeOp.Deliver("node1", 42L, List.of(
                 new NodeOp.Delivery(A, new MessageId(A.toString(), 1), toBoth),
                 new NodeOp.Delivery(B, new MessageId(A.toString(), 1), toBoth)));
         assertEquals(deliver, roundTrip(deliver));
@@ -125,11 +125,11 @@ class NodeOpTest {
     @Test
     void anOriginNamedAsTheSenderOfNoMessageReadInFullIsRefused() {
         ACLMessage toBoth = ACLMessage.builder(Performative.INFORM).sender(A).receiver(A).receiver(B).build();
-        Wire.Writer afterAReference = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(2)
+        Wire.Writer afterAReference = new Wire.Writer().octet(NodeOp.VERSION).octet(1).string("node1").int64(42).integer(2)
                 .delivery(A, new MessageId("node1/boot", 1), toBoth);
         afterAReference.aid(B).int64(1).integer(0).integer(-2); // the same message by reference, then "the sender's text"
         ACLMessage anonymous = ACLMessage.builder(Performative.INFORM).receiver(A).build();
-        Wire.Writer withoutASender = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(1).aid(A).int64(1).integer(-1)
+        Wire.Writer withoutASender = new Wire.Writer().octet(NodeOp.VERSION).octet(1).string("node1").int64(42).integer(1).aid(A).int64(1).integer(-1)
                 .message(anonymous).integer(-2);
         for (byte[] bytes : List.of(afterAReference.toBytes(), withoutASender.toBytes())) {
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
@@ -149,7 +149,7 @@ class NodeOpTest {
         byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
         bytes[0] = 1;
         IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-        assertEquals("node protocol version 1 (this node speaks version 3; the cluster's nodes must run one build)", e.getMessage());
+        assertEquals("node protocol version 1 (this node speaks version 4; the cluster's nodes must run one build)", e.getMessage());
     }
 
     @Test
@@ -158,7 +158,7 @@ class NodeOpTest {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 3 has codes 1 to 13)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 4 has codes 1 to 13)", e.getMessage());
         }
     }
 
@@ -176,9 +176,9 @@ class NodeOpTest {
         assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length - 1)));
         assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, 0)));
         // A delivery that claims two billion messages and holds none: read until the bytes end, nothing sized by the claim.
-        byte[] claims = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(Integer.MAX_VALUE).toBytes();
+        byte[] claims = new Wire.Writer().octet(NodeOp.VERSION).octet(1).string("node1").int64(42).integer(Integer.MAX_VALUE).toBytes();
         assertThrows(EOFException.class, () -> NodeOp.read(new Wire.Reader(claims, 0, claims.length)));
-        byte[] negative = new Wire.Writer().octet(NodeOp.VERSION).octet(1).integer(-1).toBytes();
+        byte[] negative = new Wire.Writer().octet(NodeOp.VERSION).octet(1).string("node1").int64(42).integer(-1).toBytes();
         assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(negative, 0, negative.length)));
     }
 
@@ -205,7 +205,7 @@ class NodeOpTest {
 
         answer[0] = 9;
         IOException e = assertThrows(IOException.class, () -> NodeAnswer.reader(answer));
-        assertEquals("an answer in node protocol version 9 (this node speaks version 3)", e.getMessage());
+        assertEquals("an answer in node protocol version 9 (this node speaks version 4)", e.getMessage());
     }
 
     @Test
