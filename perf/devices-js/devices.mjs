@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import WebSocket from 'ws';
+// Loaded once the options are read: --help works before `npm ci` has installed it.
+let WebSocket;
 import * as frames from './frames.mjs';
 
 const HELP = `Usage: perf/devices [options]
@@ -269,6 +270,7 @@ async function placePairs(o, joined, run) {
 
 async function main() {
     const o = parseArgs(process.argv.slice(2));
+    ({ default: WebSocket } = await import('ws'));
     const wsUrl = `${o.url.replace(/^http/, 'ws')}/ws/device`;
     const run = `perf-${Date.now().toString(36)}`;
     const csv = o.csv ?? `perf/results/devices-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`;

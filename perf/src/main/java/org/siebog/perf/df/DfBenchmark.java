@@ -16,10 +16,10 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -28,6 +28,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.siebog.perf.AdminLogin;
+import org.siebog.perf.ToolOptions;
 
 /**
  * The directory facilitator benchmark: Siebog's DF (through the examples' {@code df-bench} endpoint
@@ -61,23 +62,34 @@ public final class DfBenchmark {
     private DfBenchmark() {
     }
 
+    static final String USAGE = """
+            Usage: perf/df [options]
+
+            Siebog's directory facilitator (a running node or cluster with the examples, e.g.
+            ./siebog run --nodes 2) against JADE's DF, in one run: registrations are loaded, then
+            searchers search them; prints searches/s and latencies, writes CSV and a PNG chart under
+            perf/results/.
+
+              --url URL              the Siebog node (default http://127.0.0.1:8080/siebog)
+              --nodes N              labels the rows: the cluster's size (default 1)
+              --registrations LIST   entries, comma-separated (default 10000,100000)
+              --types N              service types the entries spread over (default 1000)
+              --searchers N          concurrent searchers (default 4)
+              --searches N           searches per searcher (default 500)
+              --limit N              entries per search at most (default 100)
+              --searchers-on NODE    every searcher on that node (default: spread over the nodes)
+              --warmups N            Siebog runs before the measured one, at least 1 (default 1)
+              --no-jade              Siebog only
+              --help                 show this
+            """;
+
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new HashMap<>(Map.of("--url", "http://127.0.0.1:8080/siebog", "--nodes", "1",
+        ToolOptions options = ToolOptions.parseOrExit(USAGE, args, Map.of("--url", "http://127.0.0.1:8080/siebog", "--nodes", "1",
                 "--registrations", "10000,100000", "--types", "1000", "--searchers", "4", "--searches", "500", "--limit", "100",
-                "--searchers-on", "", "--warmups", "1"));
-        boolean jade = true;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--no-jade")) {
-                jade = false;
-            } else if (options.containsKey(args[i]) && i + 1 < args.length) {
-                options.put(args[i], args[++i]);
-            } else {
-                System.err.println("unknown or incomplete option " + args[i] + "; options: " + options.keySet() + " --no-jade");
-                System.exit(2);
-            }
-        }
-        int nodes = Integer.parseInt(options.get("--nodes"));
-        if (Integer.parseInt(options.get("--warmups")) < 1) {
+                "--searchers-on", "", "--warmups", "1"), Set.of("--no-jade"));
+        boolean jade = !options.flag("--no-jade");
+        int nodes = options.intValue("--nodes");
+        if (options.intValue("--warmups") < 1) {
             System.err.println("--warmups must be at least 1: the first run loads the registrations");
             System.exit(2);
         }
@@ -116,7 +128,7 @@ public final class DfBenchmark {
     }
 
     /** {@code --warmups} warm-up runs, then the measured one (the registrations are loaded by the first and kept). */
-    private static Row siebog(Map<String, String> options, int nodes, int registrations) throws IOException, InterruptedException {
+    private static Row siebog(ToolOptions options, int nodes, int registrations) throws IOException, InterruptedException {
         HttpClient http = AdminLogin.client(Duration.ofSeconds(10));
         var request = Json.createObjectBuilder().add("registrations", registrations).add("types", Integer.parseInt(options.get("--types")))
                 .add("searchers", Integer.parseInt(options.get("--searchers"))).add("searches", Integer.parseInt(options.get("--searches")))
@@ -147,7 +159,7 @@ public final class DfBenchmark {
         return Json.createReader(new StringReader(response.body())).readObject();
     }
 
-    private static Row jade(Map<String, String> options, int registrations) throws IOException, InterruptedException {
+    private static Row jade(ToolOptions options, int registrations) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(java, "-Xmx2g", "-cp", System.getProperty("java.class.path"), JadeDfRun.class.getName(),
                 Integer.toString(registrations), options.get("--types"), options.get("--searchers"), options.get("--searches"),

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +29,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 import org.siebog.perf.AdminLogin;
+import org.siebog.perf.ToolOptions;
 
 /**
  * Kills a node under load and measures what the cluster promises: how long until the killed
@@ -65,16 +68,38 @@ public final class FailoverBenchmark {
         this.warmupSeconds = warmupSeconds;
     }
 
+    static final String USAGE = """
+            Usage: perf/failover [options]
+
+            Starts its own local cluster, puts Counter agents on one node, loads them through another,
+            kills their node with SIGKILL, and prints the time until they answer again and the lost,
+            duplicated and out-of-order counts (CSV: perf/results/failover.csv).
+
+              --nodes N        nodes of the cluster it starts (default 3)
+              --agents N       Counters on the node it kills (default 100)
+              --writers N      writers posting to them through another node (default 8)
+              --warmup S       load before the measured window, in seconds (default 15)
+              --seconds S      the measured window; the kill comes in its middle (default 20)
+              --victim NODE    the node it kills (default node2)
+              --csv FILE       where the row is appended (default perf/results/failover.csv)
+              --url URL        a node of the cluster (perf/failover gives the one it starts)
+              --launcher PATH  the ./siebog that kills the node (perf/failover gives it)
+              --help           show this
+            """;
+
     public static void main(String[] args) throws Exception {
-        String url = option(args, "--url", "http://127.0.0.1:8080/siebog");
-        String victim = option(args, "--victim", "node2");
-        Path launcher = Path.of(option(args, "--launcher", "./siebog"));
-        int agents = Integer.parseInt(option(args, "--agents", "100"));
-        int writers = Integer.parseInt(option(args, "--writers", "8"));
-        int seconds = Integer.parseInt(option(args, "--seconds", "20"));
-        int warmup = Integer.parseInt(option(args, "--warmup", "15"));
-        Path csv = Path.of(option(args, "--csv", "perf/results/failover.csv"));
-        int nodes = Integer.parseInt(option(args, "--nodes", "3"));
+        ToolOptions options = ToolOptions.parseOrExit(USAGE, args, Map.of("--url", "http://127.0.0.1:8080/siebog", "--victim", "node2",
+                "--launcher", "./siebog", "--agents", "100", "--writers", "8", "--seconds", "20", "--warmup", "15",
+                "--csv", "perf/results/failover.csv", "--nodes", "3"), Set.of());
+        String url = options.get("--url");
+        String victim = options.get("--victim");
+        Path launcher = Path.of(options.get("--launcher"));
+        int agents = options.intValue("--agents");
+        int writers = options.intValue("--writers");
+        int seconds = options.intValue("--seconds");
+        int warmup = options.intValue("--warmup");
+        Path csv = Path.of(options.get("--csv"));
+        int nodes = options.intValue("--nodes");
         String row = new FailoverBenchmark(url + "/api", victim, launcher, agents, writers, seconds, warmup).run(nodes);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         if (!Files.exists(csv)) {
@@ -247,12 +272,4 @@ public final class FailoverBenchmark {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static String option(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
-    }
 }

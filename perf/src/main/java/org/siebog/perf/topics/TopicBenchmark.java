@@ -13,10 +13,10 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -25,6 +25,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.siebog.perf.AdminLogin;
+import org.siebog.perf.ToolOptions;
 
 /**
  * The topic fan-out benchmark: through the examples' {@code topic-bench} endpoint of a running node
@@ -55,19 +56,28 @@ public final class TopicBenchmark {
     private TopicBenchmark() {
     }
 
+    static final String USAGE = """
+            Usage: perf/topics [options]
+
+            Topic fan-out on a running node or cluster with the examples (e.g. ./siebog run --nodes 2):
+            numbered messages to stateful subscribers, once as one publish per message and once as
+            one post per message and subscriber, alternating round after round; prints the rates and
+            their medians, writes CSV and a PNG chart under perf/results/.
+
+              --url URL            the Siebog node (default http://127.0.0.1:8080/siebog)
+              --nodes N            labels the rows: the cluster's size (default 1)
+              --subscribers LIST   subscribers, comma-separated (default 100,1000)
+              --messages N         messages per run (default 100)
+              --window N           messages in flight at once (default 16)
+              --rounds N           rounds of both modes (default 3)
+              --help               show this
+            """;
+
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new HashMap<>(Map.of("--url", "http://127.0.0.1:8080/siebog", "--nodes", "1",
-                "--subscribers", "100,1000", "--messages", "100", "--window", "16", "--rounds", "3"));
-        for (int i = 0; i < args.length; i++) {
-            if (options.containsKey(args[i]) && i + 1 < args.length) {
-                options.put(args[i], args[++i]);
-            } else {
-                System.err.println("unknown or incomplete option " + args[i] + "; options: " + options.keySet());
-                System.exit(2);
-            }
-        }
-        int nodes = Integer.parseInt(options.get("--nodes"));
-        int rounds = Integer.parseInt(options.get("--rounds"));
+        ToolOptions options = ToolOptions.parseOrExit(USAGE, args, Map.of("--url", "http://127.0.0.1:8080/siebog", "--nodes", "1",
+                "--subscribers", "100,1000", "--messages", "100", "--window", "16", "--rounds", "3"), Set.of());
+        int nodes = options.intValue("--nodes");
+        int rounds = options.intValue("--rounds");
         HttpClient http = AdminLogin.client(Duration.ofSeconds(10));
         URI runs = URI.create(options.get("--url").replaceAll("/siebog/?$", "") + "/siebog-examples/api/topic-bench/runs");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
