@@ -59,18 +59,20 @@ final class NodeLink implements Runnable {
         }
 
         /**
-         * Why this message may not leave this node now, or null. A node that lost touch with the
-         * cluster since it took the message sends it nowhere, then or later: whatever it knew of the
-         * message may be gone (the key its caller posted it under was stored on this side of a split
-         * only, and the merge drops this side's copies), so a copy arriving after the caller posted
-         * it again through another node would be handled twice (perf/chaos, a 2|3 cut). Its caller
-         * hears 503 and posts it again.
+         * True while this message may leave this node: the node holds its lease and has not lost
+         * touch with the cluster since it took the message ({@code currentEpoch}). A node that lost
+         * touch sends it nowhere, then or later: whatever it knew of the message may be gone (the key
+         * its caller posted it under was stored on this side of a split only, and the merge drops this
+         * side's copies), so a copy arriving after the caller posted it again through another node
+         * would be handled twice (perf/chaos, a 2|3 cut). Its caller hears {@link #lostTouch}: 503.
          */
-        SiebogException fenced(ClusterNode from, String toward) {
+        boolean mayLeave(boolean holds, int currentEpoch) {
+            return holds && epoch == currentEpoch;
+        }
+
+        /** Why it may not leave ({@link #mayLeave}). */
+        SiebogException lostTouch(ClusterNode from, String toward) {
             NodeLease lease = from.lease();
-            if (lease.holds() && lease.epoch() == epoch) {
-                return null;
-            }
             return new RemoteNodeException("node " + from.name() + " lost touch with the cluster before " + toward + " admitted the message:"
                     + " it sends it no further, and it may have arrived or not; post it again under its Idempotency-Key to have it handled once"
                     + (lease.holds() ? "" : ". " + lease.refusal().getMessage()));
@@ -216,15 +218,17 @@ final class NodeLink implements Runnable {
         }
     }
 
-    /** The batch's messages that may still leave this node ({@link Outgoing#fenced}); the others fail with the reason. */
+    /** The batch's messages that may still leave this node ({@link Outgoing#mayLeave}); the others fail with the reason. */
     private List<Outgoing> sendable(List<Outgoing> batch) {
+        NodeLease lease = cluster.lease();
+        boolean holds = lease.holds(); // once a batch, not once a message: it reads the clock
+        int epoch = lease.epoch();
         List<Outgoing> sendable = new ArrayList<>(batch.size());
         for (Outgoing o : batch) {
-            SiebogException fenced = o.fenced(cluster, "node " + node);
-            if (fenced == null) {
+            if (o.mayLeave(holds, epoch)) {
                 sendable.add(o);
             } else {
-                o.admitted().completeExceptionally(fenced);
+                o.admitted().completeExceptionally(o.lostTouch(cluster, "node " + node));
             }
         }
         return sendable;

@@ -107,9 +107,9 @@ public class RemoteNodes {
     private void redirect(NodeLink.Outgoing o, long deadline) {
         String node;
         try {
-            SiebogException fenced = o.fenced(cluster, "the node of " + o.receiver());
-            if (fenced != null) {
-                throw fenced;
+            NodeLease lease = cluster.lease();
+            if (!o.mayLeave(lease.holds(), lease.epoch())) {
+                throw o.lostTouch(cluster, "the node of " + o.receiver());
             }
             DirectoryEntry entry = directory.lookup(o.receiver()).orElseThrow(() -> new UnknownAgentException(o.receiver()));
             List<String> members = cluster.members();

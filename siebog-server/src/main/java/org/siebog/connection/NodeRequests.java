@@ -140,21 +140,9 @@ public class NodeRequests implements RequestHandler {
      */
     private void deliver(NodeOp.Deliver request, Response response) {
         List<CompletableFuture<Void>> admissions = new ArrayList<>(request.deliveries().size());
-        SiebogException leftOut = cluster.lease().leftOutIn(request.from(), request.session())
-                ? new RemoteNodeException("node " + cluster.name() + " left node " + request.from() + " out of the cluster (its agents were"
-                        + " taken over) after node " + request.from() + " sent the message: it admits none of what came in that session")
-                : null;
+        SiebogException leftOut = leftOut(request);
         for (NodeOp.Delivery d : request.deliveries()) {
-            CompletableFuture<Void> admitted;
-            try {
-                if (leftOut != null) {
-                    throw leftOut;
-                }
-                admitted = router().admitHere(d.receiver(), d.id(), d.message());
-            } catch (SiebogException refusal) {
-                admitted = CompletableFuture.failedFuture(refusal);
-            }
-            admissions.add(admitted);
+            admissions.add(leftOut != null ? CompletableFuture.failedFuture(leftOut) : admitHere(d));
         }
         CompletableFuture.allOf(admissions.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
             Wire.Writer answer = NodeAnswer.writer();
@@ -163,6 +151,25 @@ public class NodeRequests implements RequestHandler {
             }
             response.send(answer.toBytes(), false);
         });
+    }
+
+    /** Why none of {@code request} is admitted, or null: it was sent in a session this node has left its sender out in. */
+    private SiebogException leftOut(NodeOp.Deliver request) {
+        if (!cluster.lease().leftOutIn(request.from(), request.session())) {
+            return null;
+        }
+        LOG.info(() -> "refused " + request.deliveries().size() + " messages from " + request.from() + ", sent in the session " + cluster.name()
+                + " left it out in (a request retransmitted once a split healed)");
+        return new RemoteNodeException("node " + cluster.name() + " left node " + request.from() + " out of the cluster (its agents were"
+                + " taken over) after node " + request.from() + " sent the message: it admits none of what came in that session");
+    }
+
+    private CompletableFuture<Void> admitHere(NodeOp.Delivery d) {
+        try {
+            return router().admitHere(d.receiver(), d.id(), d.message());
+        } catch (SiebogException refusal) {
+            return CompletableFuture.failedFuture(refusal);
+        }
     }
 
     private static SiebogException refusalOf(CompletableFuture<Void> admitted) {

@@ -155,7 +155,10 @@ public class DelayedPosts {
     }
 
     private void fireAt(String key, Stored post, long cost, long generation) {
-        long delayNanos = TimeUnit.MILLISECONDS.toNanos(post.dueAtMillis() - System.currentTimeMillis());
+        // A millisecond more: the due time and "now" are whole milliseconds, each up to one short of the
+        // moment it was read, so without it a post could fire a fraction of a millisecond before its
+        // delay was up (MessagingIT once saw one delivered 499 ms after a 500 ms post).
+        long delayNanos = TimeUnit.MILLISECONDS.toNanos(post.dueAtMillis() - System.currentTimeMillis() + 1);
         executor.timer().schedule(() -> fire(key, post, cost, generation), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
     }
 
