@@ -219,24 +219,25 @@ wait_rest() {
 # in Siebog's GET /api/nodes (servers of other hosts may be there too). Two servers that boot at the
 # same moment can each form a cluster of one and merge about a minute later.
 wait_cluster() {
-    local started=$SECONDS deadline=$((SECONDS + 150)) name status offset group view names formed seen other nodes
+    local started=$SECONDS deadline=$((SECONDS + 150)) name status offset group view names formed seen other nodes missing
     printf '[siebog] waiting for the cluster to form ' >&2
     while :; do
         SERVERS=$(domain_servers) || return 1
         names=$(awk -F'\t' -v g="$DOMAIN_GROUP" '$4 == g && $2 == "STARTED" { print $1 }' <<<"$SERVERS")
-        formed=1
+        formed=1 missing=""
         while IFS=$'\t' read -r name status offset group view; do
             [[ $group == "$DOMAIN_GROUP" && $status == STARTED ]] || continue
             seen=", $(view_members "$view"), "
             nodes=$(api_get "http://127.0.0.1:$(http_port "$offset")/siebog/api/nodes" || true)
             for other in $names; do
-                [[ $seen == *", $other, "* && $nodes == *"\"name\":\"$other\""* ]] || formed=0
+                [[ $seen == *", $other, "* ]] || { formed=0; missing+="; $name's view ${view:-(none)} lacks $other"; }
+                [[ $nodes == *"\"name\":\"$other\""* ]] || { formed=0; missing+="; $name's GET /api/nodes lacks $other (${nodes:-no answer})"; }
             done
         done <<<"$SERVERS"
         ((formed)) && break
         if ((SECONDS > deadline)); then
             printf '\n' >&2
-            log "the servers have not formed one cluster after 150 s (./siebog domain status shows each view)"
+            log "the servers have not formed one cluster after 150 s${missing} (./siebog domain status shows each view)"
             return 1
         fi
         printf '.' >&2
