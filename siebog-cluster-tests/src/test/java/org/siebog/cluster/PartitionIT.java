@@ -209,8 +209,7 @@ class PartitionIT {
             ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(running), "node" + n + " lists " + running);
             ClusterIT.awaitTrue(() -> cluster.api(node).here().getBoolean("acting"), "node" + n + " acts");
         }
-        List<String> view = cluster.api(1).here().getJsonArray("view").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
-        int older = Integer.parseInt(view.get(0).substring("node".length()));
+        int older = Integer.parseInt(listedBy(1, "view").get(0).substring("node".length()));
         int younger = 3 - older;
         List<String> counters = counters("even", younger);
         try (Activations activations = new Activations(cluster, running.size(), new HashSet<>(counters));
@@ -236,7 +235,12 @@ class PartitionIT {
 
     /** The nodes node {@code n} keeps out of the cluster, by name. */
     private static List<String> keptOut(int n) throws Exception {
-        return cluster.api(n).here().getJsonArray("keptOut").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
+        return listedBy(n, "keptOut");
+    }
+
+    /** A list of names in node {@code n}'s {@code GET /nodes/here}: its {@code view}, or the nodes it keeps out. */
+    private static List<String> listedBy(int n, String field) throws Exception {
+        return cluster.api(n).here().getJsonArray(field).getValuesAs(JsonString.class).stream().map(JsonString::getString).toList();
     }
 
     /**
