@@ -100,9 +100,18 @@ class ClusterSecretIT {
         assertTrue(server.contains("need-client-auth=\"true\""), "and wants the peer's certificate: " + server);
         assertFalse(config.contains("SYM_ENCRYPT"), "no second layer of encryption under it");
 
-        // A client that trusts whatever the node presents, but has no certificate of its own to show: refused.
+        // A client that trusts whatever the node presents, but has no certificate of its own to show: refused,
+        // by JGroups' port and by the port the other nodes' links deliver messages on.
         String jgroups = cluster.jgroupsAddress(1);
-        int port = Integer.parseInt(jgroups.substring(jgroups.indexOf('[') + 1, jgroups.indexOf(']')));
+        assertRefusesAPeerWithoutTheCertificate(Integer.parseInt(jgroups.substring(jgroups.indexOf('[') + 1, jgroups.indexOf(']'))));
+        String linkLine = Files.readString(cluster.log(1)).lines().filter(line -> line.contains("it takes the other nodes' links on "))
+                .findFirst().orElseThrow(() -> new AssertionError("node1 logs where it takes the other nodes' links"));
+        assertRefusesAPeerWithoutTheCertificate(Integer.parseInt(linkLine.substring(linkLine.lastIndexOf(':') + 1).strip()));
+        assertEquals(List.of("127.0.0.1:" + (8080 + OFFSET), "127.0.0.1:" + (8180 + OFFSET)), addresses(cluster.api(1)),
+                "and the nodes, with it, form one cluster");
+    }
+
+    private static void assertRefusesAPeerWithoutTheCertificate(int port) throws Exception {
         SSLContext anyServer = SSLContext.getInstance("TLSv1.3");
         anyServer.init(null, new TrustManager[] {new X509TrustManager() {
             @Override
@@ -123,15 +132,13 @@ class ClusterSecretIT {
             socket.startHandshake();
             // TLS 1.3: the node's refusal of the missing certificate comes after the client's side of the
             // handshake, so it surfaces at the first write (the node has already closed: broken pipe) or read
-            // (its alert), whichever comes first; either way no byte of this client reaches JGroups.
+            // (its alert), whichever comes first; either way no byte of this client reaches JGroups or a link.
             assertThrows(IOException.class, () -> {
                 socket.getOutputStream().write(new byte[] {0, 0, 0, 1, 2});
                 socket.getOutputStream().flush();
                 socket.getInputStream().read();
-            }, "the node refuses a peer without the certificate");
+            }, "the node refuses a peer without the certificate on port " + port);
         }
-        assertEquals(List.of("127.0.0.1:" + (8080 + OFFSET), "127.0.0.1:" + (8180 + OFFSET)), addresses(cluster.api(1)),
-                "and the nodes, with it, form one cluster");
     }
 
     private static List<String> addresses(ClusterApi api) throws Exception {

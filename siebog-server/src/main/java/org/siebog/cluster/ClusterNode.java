@@ -1,15 +1,24 @@
 package org.siebog.cluster;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.HashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+
+import javax.net.ssl.SSLSocket;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -37,6 +46,8 @@ import org.jgroups.blocks.MessageDispatcher;
 import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.RequestOptions;
 import org.jgroups.fork.ForkChannel;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.IpAddress;
 import org.jgroups.util.NameCache;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.platform.CopiesRetaken;
@@ -102,14 +113,27 @@ public class ClusterNode {
     /** A registration by {@link #stayRegistered} under way. */
     private final AtomicBoolean registering = new AtomicBoolean();
 
-    /** Joins the cluster; {@code requests} serves what other nodes ask of this one. */
-    public synchronized void start(String nodeName, String httpAddress, RequestHandler requests) {
+    /** Where the other nodes' links connect to deliver messages here. */
+    private volatile LinkServer linkServer;
+
+    /**
+     * Joins the cluster; {@code requests} serves what other nodes ask of this one, {@code deliveries}
+     * the messages they send over their links ({@link LinkServer}).
+     */
+    public synchronized void start(String nodeName, String httpAddress, RequestHandler requests, LinkDeliveries deliveries) {
         if (channel != null) {
             return;
         }
         name = nodeName;
         this.httpAddress = httpAddress;
-        PausedPeers.guard(mainChannel.getProtocolStack().getTransport());
+        TP transport = mainChannel.getProtocolStack().getTransport();
+        PausedPeers.guard(transport);
+        try {
+            // Before this node joins: a node that sees it in the view may ask for its link's port at once.
+            linkServer = LinkServer.start(transport.getSocketFactory(), transport.getBindAddress(), this::inView, deliveries, threads);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not listen for the other nodes' links on " + transport.getBindAddress() + ": " + e, e);
+        }
         try {
             copies = new LocalCopies(caches, this::copiesRetaken);
             links = LinkProbes.install(mainChannel, nodeName, lease, this::leftBehindBy);
@@ -138,7 +162,8 @@ public class ClusterNode {
         heartbeats.setName("siebog-heartbeats");
         heartbeats.setDaemon(true);
         heartbeats.start();
-        LOG.info(() -> "Siebog node " + name + " joined the cluster; members " + members());
+        LOG.info(() -> "Siebog node " + name + " joined the cluster; members " + members() + "; it takes the other nodes' links on "
+                + transport.getBindAddress().getHostAddress() + ":" + linkServer.port());
     }
 
     /** This node's right to admit and handle messages for its agents. */
@@ -291,6 +316,7 @@ public class ClusterNode {
         }
         channel.close();
         channel = null;
+        linkServer.close();
         LinkProbes.uninstall(mainChannel);
         PausedPeers.release(mainChannel.getProtocolStack().getTransport());
     }
@@ -357,6 +383,61 @@ public class ClusterNode {
     /** The HTTP address ({@code host:port}) a node registered, or null. */
     public String httpAddress(String node) {
         return nodes.get(node);
+    }
+
+    /** Whether {@code node} is in this node's JGroups view. */
+    private boolean inView(String node) {
+        return addresses.containsKey(node);
+    }
+
+    /** The port this node takes the other nodes' links on ({@link NodeOp.LinkPort}). */
+    public int linkPort() {
+        return linkServer.port();
+    }
+
+    /**
+     * A connection to {@code node}'s link server, its TLS handshake done: at the address JGroups
+     * reaches the node at, on the port it says when asked. Fails when the node is not in the view,
+     * does not answer, or cannot be reached within {@link HandshakeTimeoutSockets#HANDSHAKE_TIMEOUT_MS} twice over.
+     */
+    Socket connectLink(String node) throws IOException {
+        Address to = addresses.get(node);
+        if (to == null) {
+            throw new IOException(node + " is not in the cluster");
+        }
+        int port;
+        try {
+            port = NodeOp.LinkPort.read(request(node, new NodeOp.LinkPort().toBytes(), HandshakeTimeoutSockets.HANDSHAKE_TIMEOUT_MS)
+                    .get(2L * HandshakeTimeoutSockets.HANDSHAKE_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while asking " + node + " for its link's port");
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException(node + " did not say which port its link takes: " + e, e);
+        }
+        if (!(mainChannel.down(new org.jgroups.Event(org.jgroups.Event.GET_PHYSICAL_ADDRESS, to)) instanceof IpAddress physical)) {
+            throw new IOException("JGroups knows no address of " + node);
+        }
+        TP transport = mainChannel.getProtocolStack().getTransport();
+        Socket socket = transport.getSocketFactory().createSocket("siebog-link");
+        try {
+            socket.setTcpNoDelay(true);
+            socket.setSendBufferSize(LinkServer.SEND_BUFFER_BYTES);
+            socket.connect(new InetSocketAddress(physical.getIpAddress(), port), HandshakeTimeoutSockets.HANDSHAKE_TIMEOUT_MS);
+            if (socket instanceof SSLSocket tls) {
+                tls.startHandshake(); // within the factory's timeout (HandshakeTimeoutSockets): a paused node does not answer
+            }
+            socket.setSoTimeout(0);
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** Threads for the links (their answers' readers). */
+    ManagedThreadFactory threads() {
+        return threads;
     }
 
     /** Called with the new member list whenever a node joins or leaves. */

@@ -4,10 +4,15 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,11 +28,13 @@ import org.siebog.message.MessageId;
 import org.siebog.platform.Setting;
 
 /**
- * The messages from this node to one other node, sent in batches: one thread drains everything
- * queued since its last send into one request, so under load many messages share one network
- * round trip, and at low load a message leaves at once (no timer, no waiting to fill a batch).
- * One queue and one thread per destination keep messages in the order they were posted, and
- * JGroups delivers a node's requests in order: per-agent ordering holds across nodes.
+ * The messages from this node to one other node, sent in batches over a connection of their own
+ * ({@link LinkServer} says why not JGroups): one thread drains everything queued since its last send
+ * into one request, so under load many messages share one network round trip, and at low load a
+ * message leaves at once, written by the thread that posts it (no timer, no waiting to fill a batch,
+ * no hand-off). One queue, one connection and one lock per destination keep messages in the order
+ * they were posted, and the other node admits a connection's requests in order: per-agent ordering
+ * holds across nodes. When a connection ends, the next one carries what it left unanswered first.
  */
 final class NodeLink implements Runnable {
 
@@ -83,6 +90,16 @@ final class NodeLink implements Runnable {
     private static final long RECEIVER_BYTES = 64;
 
     private static final Outgoing CLOSE = new Outgoing(null, null, 0, 0);
+    /** Queued when the connection ended with requests unanswered: the sending thread connects again. */
+    private static final Outgoing RECONNECT = new Outgoing(null, null, 0, 0);
+    /**
+     * A posting thread writes only while less than this is unanswered: then the socket has room for
+     * what it writes ({@link LinkServer#SEND_BUFFER_BYTES}), even if the other node reads nothing
+     * (paused, or cut off), and the posting agent never waits on it.
+     */
+    private static final long MAX_UNANSWERED_TO_WRITE_NOW = 16 << 10;
+    private static final long RECONNECT_FIRST_PAUSE_MS = 50;
+    private static final long RECONNECT_LAST_PAUSE_MS = 1_000;
 
     /** What every link of the node counts: {@code siebog.link.*} (docs/admin.md, "Metrics"). */
     record Meters(Counter batches, Counter messages, Counter bytes) {
@@ -103,9 +120,28 @@ final class NodeLink implements Runnable {
     private final Meters meters;
     private final BlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
-    /** Only the sending thread writes requests. */
+    /**
+     * Items handed to this link and not yet written: queued, or in the sending thread's hands. While
+     * there are any, a posting thread queues behind them rather than write ({@link #send(Outgoing)}).
+     */
+    private final AtomicInteger unwritten = new AtomicInteger();
+    /** Held by whoever writes requests: the sending thread, or a posting thread that found the link idle. */
+    private final ReentrantLock writing = new ReentrantLock();
+    /** Written with {@link #writing} held. */
     private final Wire.Writer request = new Wire.Writer();
+    /** The connection to the other node; null until the first send, and a closed one until the sending thread connects again. */
+    private volatile LinkConnection connection;
+    /** When {@link #connection} was opened ({@link System#nanoTime()}). */
+    private long connectedAt;
+    private long lastId;
+    /** Requests written and not yet answered, by id, in the order written: a new connection carries them again first. */
+    private final ConcurrentSkipListMap<Long, Request> unanswered = new ConcurrentSkipListMap<>();
+    private final AtomicLong unansweredBytes = new AtomicLong();
     private volatile boolean closed;
+
+    /** A request on its way: its messages, in order, and its size. */
+    private record Request(List<Outgoing> batch, int bytes) {
+    }
 
     NodeLink(String node, ClusterNode cluster, Consumer<Outgoing> redirect, Meters meters) {
         this.node = node;
@@ -158,7 +194,13 @@ final class NodeLink implements Runnable {
         return together.stream().map(Outgoing::admitted).toList();
     }
 
-    /** Queues whatever comes, redirected messages too: they were admitted to a queue before. */
+    /**
+     * Writes {@code outgoing} on the posting thread when the link is idle (nothing queued before it,
+     * connected, little unanswered), else queues it for the sending thread: redirected messages too,
+     * they were admitted to a queue before. Writing here saves the hand-off to the sending thread
+     * (about 20 µs of a round trip's 250, perf/README.md); the bound on what is unanswered keeps the
+     * write from ever waiting on a full socket (a paused node), which would hold the posting agent.
+     */
     void send(Outgoing outgoing) {
         if (closed) {
             if (outgoing.together() != null) {
@@ -166,16 +208,48 @@ final class NodeLink implements Runnable {
             } else {
                 redirect.accept(outgoing);
             }
-        } else {
-            queuedBytes.addAndGet(outgoing.bytes());
-            queue.add(outgoing);
+            return;
         }
+        if (unwritten.get() == 0 && writing.tryLock()) {
+            try {
+                if (unwritten.get() == 0 && connection != null && connection.isOpen() && unansweredBytes.get() < MAX_UNANSWERED_TO_WRITE_NOW) {
+                    List<Outgoing> batch = new ArrayList<>(1);
+                    take(batch, outgoing);
+                    write(sendable(batch));
+                    return;
+                }
+            } finally {
+                writing.unlock();
+            }
+        }
+        unwritten.incrementAndGet();
+        queuedBytes.addAndGet(outgoing.bytes());
+        queue.add(outgoing);
     }
 
-    /** Redirects what is still queued (the node left) and ends the sending thread. */
+    /** Redirects what is still queued or unanswered (the node left) and ends the sending thread. */
     void close() {
         closed = true;
         queue.add(CLOSE);
+        LinkConnection current = connection;
+        if (current != null) {
+            current.close(); // a write waiting on a paused node fails now
+        }
+    }
+
+    private void closeConnection() {
+        writing.lock();
+        try {
+            if (connection != null) {
+                connection.close();
+            }
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    private static boolean isMarker(Outgoing o) {
+        return o == CLOSE || o == RECONNECT;
     }
 
     @Override
@@ -183,31 +257,28 @@ final class NodeLink implements Runnable {
         List<Outgoing> batch = new ArrayList<>(MAX_BATCH);
         try {
             while (true) {
-                long bytes = take(batch, queue.take());
+                Outgoing first = queue.take();
+                long bytes = take(batch, first);
+                int items = isMarker(first) ? 0 : 1;
                 Outgoing next;
                 while (batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES && (next = queue.poll()) != null) {
                     bytes += take(batch, next);
+                    items += isMarker(next) ? 0 : 1;
                 }
                 queuedBytes.addAndGet(-bytes);
-                if (batch.remove(CLOSE) || closed) {
+                boolean closing = batch.stream().anyMatch(o -> o == CLOSE); // by identity: the markers are equal records
+                batch.removeIf(NodeLink::isMarker);
+                if (closing || closed) {
                     queue.forEach(item -> take(batch, item));
-                    batch.remove(CLOSE);
+                    batch.removeIf(NodeLink::isMarker);
                     batch.forEach(redirect);
+                    closeConnection();
+                    redirectUnanswered();
                     return;
                 }
-                List<Outgoing> sending = sendable(batch);
+                writeFromQueue(batch);
+                unwritten.addAndGet(-items);
                 batch.clear();
-                if (sending.isEmpty()) {
-                    continue;
-                }
-                try {
-                    send(sending);
-                } catch (RuntimeException | OutOfMemoryError e) {
-                    // The batch fails (its senders hear 503); the link goes on, where a dead thread
-                    // would silently hold every later message to that node.
-                    LOG.log(Level.WARNING, "could not send " + sending.size() + " messages to " + node, e);
-                    failAll(sending, new RemoteNodeException(node, "the messages could not be sent: " + e));
-                }
             }
         } catch (InterruptedException e) {
             failAll(batch, new RemoteNodeException(node, "this node is shutting down"));
@@ -216,6 +287,97 @@ final class NodeLink implements Runnable {
             failAll(queued, new RemoteNodeException(node, "this node is shutting down"));
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Writes a batch taken from the queue, connecting first if the link has no connection (the first
+     * batch, or the last connection ended): until the node is reached or leaves the view, the batch
+     * waits, and everything posted after it queues behind it.
+     */
+    private void writeFromQueue(List<Outgoing> batch) throws InterruptedException {
+        long pause = RECONNECT_FIRST_PAUSE_MS;
+        while (true) {
+            writing.lock();
+            try {
+                if (closed) {
+                    batch.forEach(redirect);
+                    return;
+                }
+                if (connection != null && connection.isOpen() || connect()) {
+                    try {
+                        write(sendable(batch));
+                    } catch (RuntimeException | OutOfMemoryError e) {
+                        // The batch fails (its senders hear 503); the link goes on, where a dead thread
+                        // would silently hold every later message to that node.
+                        LOG.log(Level.WARNING, "could not send " + batch.size() + " messages to " + node, e);
+                        failAll(batch, new RemoteNodeException(node, "the messages could not be sent: " + e));
+                    }
+                    return;
+                }
+            } finally {
+                writing.unlock();
+            }
+            Thread.sleep(pause);
+            pause = Math.min(2 * pause, RECONNECT_LAST_PAUSE_MS);
+        }
+    }
+
+    /**
+     * Opens a connection to the other node and writes on it, in order, what the last one left
+     * unanswered: the other node may have admitted some of it, and drops those by their identities.
+     * False when the node cannot be reached now.
+     */
+    private boolean connect() {
+        if (connection != null) {
+            connection.close();
+            if (System.nanoTime() - connectedAt < TimeUnit.MILLISECONDS.toNanos(RECONNECT_FIRST_PAUSE_MS)) {
+                return false; // the last one ended as soon as it was opened (the node does not count this one in its view yet): pause first
+            }
+        }
+        try {
+            connection = LinkConnection.open(cluster.connectLink(node), cluster.name(), new Listener(), cluster.threads(), node);
+            connectedAt = System.nanoTime();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "could not connect the link to " + node + ": " + e);
+            return false;
+        }
+        long last = lastId;
+        Map.Entry<Long, Request> earlier;
+        while ((earlier = unanswered.firstEntry()) != null && earlier.getKey() <= last) {
+            if (unanswered.remove(earlier.getKey()) != null) {
+                unansweredBytes.addAndGet(-earlier.getValue().bytes());
+                write(sendable(earlier.getValue().batch()));
+            }
+        }
+        return true;
+    }
+
+    /** What the link's connections tell it. */
+    private final class Listener implements LinkConnection.Listener {
+        @Override
+        public void answered(long id, byte[] answer) {
+            Request done = unanswered.remove(id);
+            if (done != null) {
+                unansweredBytes.addAndGet(-done.bytes());
+                admitted(done.batch(), answer);
+            }
+        }
+
+        @Override
+        public void ended(LinkConnection ended) {
+            if (!closed && !unanswered.isEmpty()) {
+                queue.add(RECONNECT); // the sending thread connects again and resends, even if nothing more is posted
+            }
+        }
+    }
+
+    /** The messages of requests nobody answered, to wherever their receivers are now: the node left. */
+    private void redirectUnanswered() {
+        Map.Entry<Long, Request> left;
+        while ((left = unanswered.pollFirstEntry()) != null) {
+            left.getValue().batch().forEach(redirect);
+        }
+        unansweredBytes.set(0);
     }
 
     /** The batch's messages that may still leave this node ({@link Outgoing#mayLeave}); the others fail with the reason. */
@@ -244,40 +406,51 @@ final class NodeLink implements Runnable {
         return item.bytes();
     }
 
-    private void send(List<Outgoing> batch) {
+    /**
+     * Writes one request with {@link #writing} held. It counts as unanswered from before it is
+     * written: if the connection ends, the next one carries it again.
+     */
+    private void write(List<Outgoing> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
         byte[] deliver = new NodeOp.Deliver(cluster.name(), cluster.lease().session(), batch.stream().map(Outgoing::delivery).toList())
                 .write(request);
+        long id = ++lastId;
+        unanswered.put(id, new Request(batch, deliver.length));
+        unansweredBytes.addAndGet(deliver.length);
         meters.batches().increment();
         meters.messages().increment(batch.size());
         meters.bytes().increment(deliver.length);
-        cluster.request(node, deliver).whenComplete((answer, failure) -> {
-            if (failure != null) {
-                // Unanswered: the node left (or timed out); the messages may or may not have been
-                // admitted there. Sent again to where their receivers are now, the receiver drops
-                // any it already has by their identity.
-                batch.forEach(redirect);
-                return;
-            }
-            try {
-                Wire.Reader outcomes = NodeAnswer.reader(answer);
-                for (Outgoing o : batch) {
-                    SiebogException refusal = outcomes.outcome();
-                    if (refusal == null) {
-                        o.admitted().complete(null);
-                    } else {
-                        o.admitted().completeExceptionally(refusal);
-                    }
+        try {
+            connection.write(id, deliver);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "the link to " + node + " ended while writing: " + e);
+            queue.add(RECONNECT);
+        }
+    }
+
+    /** Completes each message's admission with its outcome in the other node's answer. */
+    private void admitted(List<Outgoing> batch, byte[] answer) {
+        try {
+            Wire.Reader outcomes = NodeAnswer.reader(answer);
+            for (Outgoing o : batch) {
+                SiebogException refusal = outcomes.outcome();
+                if (refusal == null) {
+                    o.admitted().complete(null);
+                } else {
+                    o.admitted().completeExceptionally(refusal);
                 }
-            } catch (IOException | RuntimeException e) {
-                LOG.log(Level.SEVERE, "unreadable answer from " + node, e);
-                failAll(batch, new RemoteNodeException(node, "its answer was unreadable: " + e));
             }
-        });
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.SEVERE, "unreadable answer from " + node, e);
+            failAll(batch, new RemoteNodeException(node, "its answer was unreadable: " + e));
+        }
     }
 
     private static void failAll(List<Outgoing> batch, SiebogException reason) {
         for (Outgoing o : batch) {
-            if (o != CLOSE) {
+            if (!isMarker(o)) {
                 o.admitted().completeExceptionally(reason);
             }
         }

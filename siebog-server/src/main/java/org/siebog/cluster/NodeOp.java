@@ -30,7 +30,7 @@ import org.siebog.platform.NodeEvent;
 public sealed interface NodeOp {
 
     /** The version of the protocol this build speaks; raised whenever any operation's fields change. */
-    int VERSION = 4;
+    int VERSION = 5;
 
     /** Its code on the wire: never reused for another operation. */
     int code();
@@ -71,7 +71,8 @@ public sealed interface NodeOp {
             case MoveAgent.CODE -> MoveAgent.readFields(in);
             case AdoptAgent.CODE -> AdoptAgent.readFields(in);
             case Heartbeat.CODE -> Heartbeat.readFields(in);
-            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 13)");
+            case LinkPort.CODE -> new LinkPort();
+            default -> throw new IOException("unknown node operation " + code + " (version " + VERSION + " has codes 1 to 14)");
         };
     }
 
@@ -472,6 +473,37 @@ public sealed interface NodeOp {
                     return Optional.empty();
                 }
             }
+        }
+    }
+
+    /**
+     * Asks the receiving node for the port it takes deliveries on ({@link LinkServer}): the asking node
+     * connects there, at the address JGroups reaches the receiving node at. Answered with the port.
+     */
+    record LinkPort() implements NodeOp {
+        static final int CODE = 14;
+
+        @Override
+        public int code() {
+            return CODE;
+        }
+
+        @Override
+        public void writeFields(Wire.Writer out) {
+        }
+
+        /** The answer: a success, then the port. */
+        public static byte[] answer(int port) {
+            return NodeAnswer.successWriter().integer(port).toBytes();
+        }
+
+        /** Reads {@link #answer}; a refusal in its place is thrown. */
+        static int read(byte[] answer) throws IOException {
+            int port = NodeAnswer.afterSuccess(answer).integer();
+            if (port <= 0 || port > 0xFFFF) {
+                throw new IOException("port " + port);
+            }
+            return port;
         }
     }
 }

@@ -66,7 +66,7 @@ public class ConnectionManagerBean implements ConnectionManager {
     void join() {
         cluster.onViewChange(events::viewChanged);
         cluster.onViewChange(failover::onView);
-        cluster.start(System.getProperty("jboss.node.name", "node1"), httpAddress(), requests);
+        cluster.start(System.getProperty("jboss.node.name", "node1"), httpAddress(), requests, requests);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -22,6 +23,7 @@ import org.siebog.agentmanager.Mobility;
 import org.siebog.api.RemoteNodeException;
 import org.siebog.api.SiebogException;
 import org.siebog.cluster.ClusterNode;
+import org.siebog.cluster.LinkDeliveries;
 import org.siebog.cluster.NodeAnswer;
 import org.siebog.cluster.NodeOp;
 import org.siebog.cluster.Wire;
@@ -32,13 +34,13 @@ import org.siebog.platform.Beans;
 import org.siebog.platform.Failures;
 
 /**
- * Serves what other nodes ask of this one. Deliveries are admitted on the JGroups thread, in the
- * order they arrived (a mailbox admission never blocks); starting and stopping agents run the
- * agents' own code and may wait on the directory, so they move to a container thread and answer
- * from there.
+ * Serves what other nodes ask of this one. Deliveries come over the nodes' links and are admitted on
+ * the thread that reads the link, in the order they arrived (a mailbox admission never blocks); the
+ * other requests come over JGroups. Starting and stopping agents run the agents' own code and may
+ * wait on the directory, so they move to a container thread and answer from there.
  */
 @ApplicationScoped
-public class NodeRequests implements RequestHandler {
+public class NodeRequests implements RequestHandler, LinkDeliveries {
 
     private static final Logger LOG = Logger.getLogger(NodeRequests.class.getName());
 
@@ -100,8 +102,10 @@ public class NodeRequests implements RequestHandler {
     }
 
     private void serve(NodeOp request, Response response) {
-        if (request instanceof NodeOp.Deliver deliver) {
-            deliver(deliver, response);
+        if (request instanceof NodeOp.Deliver) {
+            response.send(NodeAnswer.of(new RemoteNodeException("deliveries come over the nodes' links, not JGroups")), false);
+        } else if (request instanceof NodeOp.LinkPort) {
+            response.send(NodeOp.LinkPort.answer(cluster.linkPort()), false);
         } else if (request instanceof NodeOp.StartAgent start) {
             workers.execute(() -> response.send(answer(() -> local.start(start.agentClass(), start.name(), start.args(), start.pinned(),
                     start.device())), false));
@@ -138,7 +142,8 @@ public class NodeRequests implements RequestHandler {
      * Admits each message in order; answers once all are logged, one outcome per message. Nothing from
      * a sender this node has left out of its view in the session it sent in ({@link org.siebog.cluster.NodeLease#leftOutIn}).
      */
-    private void deliver(NodeOp.Deliver request, Response response) {
+    @Override
+    public void deliver(NodeOp.Deliver request, Consumer<byte[]> response) {
         List<CompletableFuture<Void>> admissions = new ArrayList<>(request.deliveries().size());
         SiebogException leftOut = leftOut(request);
         for (NodeOp.Delivery d : request.deliveries()) {
@@ -149,7 +154,7 @@ public class NodeRequests implements RequestHandler {
             for (CompletableFuture<Void> admitted : admissions) {
                 answer.outcome(refusalOf(admitted));
             }
-            response.send(answer.toBytes(), false);
+            response.accept(answer.toBytes());
         });
     }
 

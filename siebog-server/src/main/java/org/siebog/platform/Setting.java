@@ -42,6 +42,7 @@ public enum Setting {
     MAX_LOG_BYTES("siebog.replication.max-log-bytes", "an eighth of the heap", () -> Long.toString(Runtime.getRuntime().maxMemory() / 8)),
     DEDUPE_HORIZON_MS("siebog.replication.dedupe-horizon-ms", "600000"),
     MAX_LINK_BYTES("siebog.cluster.max-link-bytes", "67108864"),
+    LINK_PORT("siebog.cluster.link-port", "0"),
     CLUSTER_LEASE_MS("siebog.cluster.lease-ms", "2000"),
     DEVICE_HEARTBEAT_MS("siebog.device.heartbeat-ms", "5000"),
     DEVICE_MAX_FRAME_BYTES("siebog.device.max-frame-bytes", "262144"),

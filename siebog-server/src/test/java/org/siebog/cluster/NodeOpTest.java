@@ -58,6 +58,7 @@ class NodeOpTest {
                 new NodeOp.DeviceEvent(A, "device-7", "ack", 42, null),
                 new NodeOp.Health(),
                 new NodeOp.DeviceRates(),
+                new NodeOp.LinkPort(),
                 new NodeOp.MoveAgent(A, "node2", null, true),
                 new NodeOp.MoveAgent(B, null, "d-1a2b3c4d", false),
                 new NodeOp.AdoptAgent(B),
@@ -149,16 +150,16 @@ class NodeOpTest {
         byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
         bytes[0] = 1;
         IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-        assertEquals("node protocol version 1 (this node speaks version 4; the cluster's nodes must run one build)", e.getMessage());
+        assertEquals("node protocol version 1 (this node speaks version 5; the cluster's nodes must run one build)", e.getMessage());
     }
 
     @Test
     void anUnknownOperationIsRefusedByName() {
-        for (int code : new int[] {0, 14, 200}) {
+        for (int code : new int[] {0, 15, 200}) {
             byte[] bytes = new NodeOp.StopAgent(A, false).toBytes();
             bytes[1] = (byte) code;
             IOException e = assertThrows(IOException.class, () -> NodeOp.read(new Wire.Reader(bytes, 0, bytes.length)));
-            assertEquals("unknown node operation " + code + " (version 4 has codes 1 to 13)", e.getMessage());
+            assertEquals("unknown node operation " + code + " (version 5 has codes 1 to 14)", e.getMessage());
         }
     }
 
@@ -205,7 +206,7 @@ class NodeOpTest {
 
         answer[0] = 9;
         IOException e = assertThrows(IOException.class, () -> NodeAnswer.reader(answer));
-        assertEquals("an answer in node protocol version 9 (this node speaks version 4)", e.getMessage());
+        assertEquals("an answer in node protocol version 9 (this node speaks version 5)", e.getMessage());
     }
 
     @Test
