@@ -138,6 +138,8 @@ final class NodeLink implements Runnable {
     private final ConcurrentSkipListMap<Long, Request> unanswered = new ConcurrentSkipListMap<>();
     private final AtomicLong unansweredBytes = new AtomicLong();
     private volatile boolean closed;
+    /** Set once the sending thread has ended: a message queued later is redirected by the thread that queued it. */
+    private volatile boolean finished;
 
     /** A request on its way: its messages, in order, and its size. */
     private record Request(List<Outgoing> batch, int bytes) {
@@ -225,6 +227,21 @@ final class NodeLink implements Runnable {
         unwritten.incrementAndGet();
         queuedBytes.addAndGet(outgoing.bytes());
         queue.add(outgoing);
+        if (finished) {
+            redirectQueued(); // the link closed as this was queued, after its thread had redirected the rest
+        }
+    }
+
+    /** Redirects whatever is in the queue now, each item once (by whoever polls it). */
+    private void redirectQueued() {
+        Outgoing item;
+        while ((item = queue.poll()) != null) {
+            if (!isMarker(item)) {
+                List<Outgoing> one = new ArrayList<>();
+                take(one, item);
+                one.forEach(redirect);
+            }
+        }
     }
 
     /** Redirects what is still queued or unanswered (the node left) and ends the sending thread. */
@@ -269,11 +286,11 @@ final class NodeLink implements Runnable {
                 boolean closing = batch.stream().anyMatch(o -> o == CLOSE); // by identity: the markers are equal records
                 batch.removeIf(NodeLink::isMarker);
                 if (closing || closed) {
-                    queue.forEach(item -> take(batch, item));
-                    batch.removeIf(NodeLink::isMarker);
                     batch.forEach(redirect);
                     closeConnection();
                     redirectUnanswered();
+                    finished = true;
+                    redirectQueued();
                     return;
                 }
                 writeFromQueue(batch);
