@@ -217,7 +217,7 @@ final class NodeLink implements Runnable {
                 if (unwritten.get() == 0 && connection != null && connection.isOpen() && unansweredBytes.get() < MAX_UNANSWERED_TO_WRITE_NOW) {
                     List<Outgoing> batch = new ArrayList<>(1);
                     take(batch, outgoing);
-                    write(sendable(batch));
+                    writeOrFail(sendable(batch));
                     return;
                 }
             } finally {
@@ -321,14 +321,7 @@ final class NodeLink implements Runnable {
                     return;
                 }
                 if (connection != null && connection.isOpen() || connect()) {
-                    try {
-                        write(sendable(batch));
-                    } catch (RuntimeException | OutOfMemoryError e) {
-                        // The batch fails (its senders hear 503); the link goes on, where a dead thread
-                        // would silently hold every later message to that node.
-                        LOG.log(Level.WARNING, "could not send " + batch.size() + " messages to " + node, e);
-                        failAll(batch, new RemoteNodeException(node, "the messages could not be sent: " + e));
-                    }
+                    writeOrFail(sendable(batch));
                     return;
                 }
             } finally {
@@ -363,7 +356,7 @@ final class NodeLink implements Runnable {
         while ((earlier = unanswered.firstEntry()) != null && earlier.getKey() <= last) {
             if (unanswered.remove(earlier.getKey()) != null) {
                 unansweredBytes.addAndGet(-earlier.getValue().bytes());
-                write(sendable(earlier.getValue().batch()));
+                writeOrFail(sendable(earlier.getValue().batch()));
             }
         }
         return true;
@@ -421,6 +414,19 @@ final class NodeLink implements Runnable {
             batch.addAll(item.together());
         }
         return item.bytes();
+    }
+
+    /**
+     * {@link #write}, or the batch fails (its senders hear 503) if it cannot be written at all: the
+     * link goes on, where a dead sending thread would silently hold every later message to that node.
+     */
+    private void writeOrFail(List<Outgoing> batch) {
+        try {
+            write(batch);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            LOG.log(Level.WARNING, "could not send " + batch.size() + " messages to " + node, e);
+            failAll(batch, new RemoteNodeException(node, "the messages could not be sent: " + e));
+        }
     }
 
     /**
