@@ -69,6 +69,14 @@ public final class SenderReceiverBenchmark {
             return 1;
         }
         log("CSV written to " + options.csv());
+        Path png = ResultsChart.pngBeside(options.csv());
+        try {
+            ResultsChart.write(measurements, options.pairs(), options.payloads(), options.nodes(), png);
+            log("chart: " + png);
+        } catch (IOException e) {
+            log("cannot write " + png + ": " + e.getMessage());
+            return 1;
+        }
         if (options.jade()) {
             RatioSummary.lines(measurements, options.pairs(), options.payloads()).forEach(SenderReceiverBenchmark::log);
         }
