@@ -74,6 +74,9 @@ public class Failover {
      * second round.
      */
     static final int PARALLELISM = Setting.FAILOVER_PARALLELISM.intValue();
+    /** The first and the longest pause between attempts of a rejoining that failed. */
+    private static final long REJOIN_RETRY_FIRST_MS = 250;
+    private static final long REJOIN_RETRY_LAST_MS = 4_000;
     /** How long a rejoining node waits for the others to take over what still names it. */
     private static final long REJOIN_PATIENCE_MS = 60_000;
     /**
@@ -230,6 +233,31 @@ public class Failover {
      * posts), waits until nothing does, and comes back as an empty member. It admits and handles nothing meanwhile.
      */
     private void rejoin() {
+        long pause = REJOIN_RETRY_FIRST_MS;
+        while (true) {
+            try {
+                rejoinOnce();
+                return;
+            } catch (RuntimeException e) {
+                // A cache write that timed out while the views were still merging (Infinispan waits
+                // 17.5 s for an answer: PartitionIT's even split saw one for the node list) must not
+                // leave the node rejoining, acting for nobody, for good. Each step may run again.
+                LOG.log(Level.WARNING, cluster.name() + " could not rejoin the cluster; it tries again in " + pause + " ms", e);
+            }
+            if (cluster.lease().mustRejoin()) {
+                return; // it lost touch again meanwhile: the next view starts its rejoining afresh
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            pause = Math.min(2 * pause, REJOIN_RETRY_LAST_MS);
+        }
+    }
+
+    private void rejoinOnce() {
         long began = System.nanoTime();
         int dropped = local.dropAll();
         if (!retakeCopies()) {
