@@ -98,11 +98,6 @@ final class LinkServer {
         return server.getLocalPort();
     }
 
-    /** Whether a connection from {@code node} is being read. */
-    boolean isReading(String node) {
-        return current.containsKey(node);
-    }
-
     void close() {
         try {
             sockets.close(server);

@@ -44,6 +44,8 @@ class LinkServerTest {
     private final List<String> admitted = new CopyOnWriteArrayList<>();
     /** Holds the admission of a message whose content is "hold" until counted down. */
     private final CountDownLatch held = new CountDownLatch(1);
+    /** Counted down when the admission of "hold" has begun. */
+    private final CountDownLatch holding = new CountDownLatch(1);
     private LinkServer server;
 
     @BeforeEach
@@ -52,6 +54,7 @@ class LinkServerTest {
             Wire.Writer outcomes = NodeAnswer.writer();
             for (NodeOp.Delivery d : request.deliveries()) {
                 if (d.message().content().equals("hold")) {
+                    holding.countDown();
                     await(held);
                 }
                 admitted.add(d.message().content());
@@ -151,15 +154,17 @@ class LinkServerTest {
      */
     @Test
     void aNewConnectionFromANodeIsReadOnlyAfterItsEarlierOneEnded() throws Exception {
-        try (Peer first = new Peer("node2"); Peer second = new Peer("node2")) {
+        try (Peer first = new Peer("node2")) {
             first.send(1, deliver("node2", "hold"));
-            waitFor(() -> server.isReading("node2"));
-            second.send(1, deliver("node2", "after"));
-            Thread.sleep(200); // what the test shows: in that time, without the rule, "after" would be admitted first
-            held.countDown();
-            assertNull(NodeAnswer.reader(second.answer().bytes()).outcome());
-            assertEquals(List.of("hold", "after"), admitted);
-            assertTrue(first.closedOn(), "the earlier connection was closed");
+            assertTrue(holding.await(PATIENCE_MS, TimeUnit.MILLISECONDS), "the first connection's message is being admitted");
+            try (Peer second = new Peer("node2")) {
+                second.send(1, deliver("node2", "after"));
+                Thread.sleep(200); // what the test shows: in that time, without the rule, "after" would be admitted first
+                held.countDown();
+                assertNull(NodeAnswer.reader(second.answer().bytes()).outcome());
+                assertEquals(List.of("hold", "after"), admitted);
+                assertTrue(first.closedOn(), "the earlier connection was closed");
+            }
         }
     }
 
@@ -184,14 +189,6 @@ class LinkServerTest {
             latch.await(PATIENCE_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PATIENCE_MS);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "not within " + PATIENCE_MS + " ms");
-            Thread.sleep(10);
         }
     }
 
