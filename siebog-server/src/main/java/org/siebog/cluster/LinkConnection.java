@@ -1,7 +1,5 @@
 package org.siebog.cluster;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,7 +16,6 @@ import java.util.logging.Logger;
 final class LinkConnection {
 
     private static final Logger LOG = Logger.getLogger(LinkConnection.class.getName());
-    private static final int BUFFER_BYTES = 64 << 10;
 
     /** What the link hears from its connection. */
     interface Listener {
@@ -35,7 +32,7 @@ final class LinkConnection {
 
     private LinkConnection(Socket socket, Listener listener) throws IOException {
         this.socket = socket;
-        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES));
+        this.out = LinkFrames.out(socket);
         this.listener = listener;
     }
 
@@ -43,7 +40,7 @@ final class LinkConnection {
     static LinkConnection open(Socket socket, String from, Listener listener, ThreadFactory threads, String toward) throws IOException {
         LinkConnection connection = new LinkConnection(socket, listener);
         LinkFrames.hello(connection.out, from);
-        DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER_BYTES));
+        DataInputStream in = LinkFrames.in(socket);
         Thread reader = threads.newThread(() -> connection.readAnswers(in));
         reader.setName("siebog-link-answers-" + toward);
         reader.setDaemon(true);

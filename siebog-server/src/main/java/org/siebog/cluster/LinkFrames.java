@@ -1,8 +1,11 @@
 package org.siebog.cluster;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.Socket;
 
 /**
  * How requests and answers travel on a link between two nodes ({@link LinkConnection} to
@@ -20,7 +23,20 @@ final class LinkFrames {
      */
     static final int MAX_BYTES = 32 << 20;
 
+    /** What a link buffers each way in the JVM: a frame of ordinary messages goes out in one write. */
+    private static final int BUFFER_BYTES = 64 << 10;
+
     private LinkFrames() {
+    }
+
+    /** {@code socket}'s frames in, buffered. */
+    static DataInputStream in(Socket socket) throws IOException {
+        return new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER_BYTES));
+    }
+
+    /** {@code socket}'s frames out, buffered: sent by {@link #write} or a flush. */
+    static DataOutputStream out(Socket socket) throws IOException {
+        return new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES));
     }
 
     record Frame(long id, byte[] bytes) {

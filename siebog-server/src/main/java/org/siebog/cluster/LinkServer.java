@@ -1,7 +1,5 @@
 package org.siebog.cluster;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -50,7 +48,6 @@ final class LinkServer {
     static final int HELLO_TIMEOUT_MS = HandshakeTimeoutSockets.HANDSHAKE_TIMEOUT_MS;
     /** Connections at once: one from each other node, and room for those being replaced; more are closed. */
     static final int MAX_CONNECTIONS = 64;
-    private static final int BUFFER_BYTES = 64 << 10;
     /**
      * The kernel's send buffer of a link's sockets, both ends: far more than a posting thread lets go
      * unanswered before it leaves the writing to the link's thread ({@code NodeLink}), so that its
@@ -143,7 +140,7 @@ final class LinkServer {
             socket.setSoTimeout(HELLO_TIMEOUT_MS);
             socket.setTcpNoDelay(true);
             socket.setSendBufferSize(SEND_BUFFER_BYTES);
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), BUFFER_BYTES));
+            DataInputStream in = LinkFrames.in(socket);
             peer = LinkFrames.hello(in); // reading it completes the TLS handshake: a stranger ends there
             if (!peers.test(peer)) {
                 String who = peer;
@@ -175,7 +172,7 @@ final class LinkServer {
 
     /** Admits what {@code peer} sends, frame after frame, until the connection ends. */
     private void read(String peer, DataInputStream in, Socket socket) throws IOException {
-        Answers answers = new Answers(new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), BUFFER_BYTES)), peer);
+        Answers answers = new Answers(LinkFrames.out(socket), peer);
         Thread writer = threads.newThread(answers::write);
         writer.setName("siebog-link-answers-to-" + peer);
         writer.setDaemon(true);

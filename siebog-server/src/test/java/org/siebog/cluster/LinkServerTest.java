@@ -148,6 +148,43 @@ class LinkServerTest {
     }
 
     /**
+     * At most {@link LinkServer#MAX_CONNECTIONS} connections at once: one more is closed at once,
+     * while those it found wait out their time to say hello; and a place frees once one ends.
+     */
+    @Test
+    void oneConnectionMoreThanTheBoundIsClosedAtOnce() throws Exception {
+        List<Socket> silent = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < LinkServer.MAX_CONNECTIONS; i++) {
+                silent.add(new Socket(InetAddress.getLoopbackAddress(), server.port()));
+            }
+            try (Socket extra = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+                extra.setSoTimeout(PATIENCE_MS);
+                long started = System.nanoTime();
+                assertEquals(-1, extra.getInputStream().read(), "closed");
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                assertTrue(waited < LinkServer.HELLO_TIMEOUT_MS / 2, "at once, not after the hello timeout: " + waited + " ms");
+            }
+        } finally {
+            for (Socket s : silent) {
+                s.close();
+            }
+        }
+        // Once the server has seen the silent ones end, there is room again (until then a connection may still be turned away).
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PATIENCE_MS);
+        while (admitted.isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "no room again within " + PATIENCE_MS + " ms");
+            try (Peer node2 = new Peer("node2")) {
+                node2.send(1, deliver("node2", "after the crowd"));
+                assertNull(NodeAnswer.reader(node2.answer().bytes()).outcome());
+            } catch (IOException turnedAway) {
+                Thread.sleep(10);
+            }
+        }
+        assertEquals(List.of("after the crowd"), admitted);
+    }
+
+    /**
      * A node that connects again (its connection ended, as far as it could tell) sends first what it
      * had not heard answered. Its earlier connection may still be read on the server: the new one is
      * read only once the earlier one has ended, so its messages come after the earlier one's.
