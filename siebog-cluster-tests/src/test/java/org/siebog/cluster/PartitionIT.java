@@ -149,45 +149,55 @@ class PartitionIT {
                 cluster.heal();
                 Thread.sleep(3_000);
             }
-            System.out.printf("PartitionIT: link node1-node2 flapped 6 times; counters on %s%n", locations(counters));
+            System.out.printf("PartitionIT: link node1-node2 flapped 6 times; counters on %s%n", locations(counters, 1));
             writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
         }
     }
 
     /**
-     * An asymmetric cut: node3's packets to node1 are dropped, node1's to node3 still leave (and node2
-     * reaches both). node1 and node3 no longer hear each other while node2 hears both: left alone,
-     * JGroups would merge node2 into node1's view and node3's in turn, for as long as the cut lasts.
-     * Every node finds that the link fails and keeps node3 (of the two, the name that sorts last) out
-     * of the cluster, as cleanly as a partition would; its agents carry on on node1 and node2. Healed,
-     * nobody is kept out, and node3 rejoins empty.
+     * An asymmetric cut, between the coordinator and the member next in line (the first two of the view):
+     * the second's packets to the first are dropped, the first's to the second still leave, and the third
+     * node reaches both. The two no longer hear each other while the third hears both: left alone, JGroups
+     * would merge the third into one's view and the other's in turn, for as long as the cut lasts; and
+     * whichever of the two suspected the other first would leave it out (the member next in line takes
+     * the coordinator's place when it suspects it). Every node finds that the link fails and keeps the one
+     * of the two whose name sorts last out of the cluster, as cleanly as a partition would, whichever
+     * suspected first; its agents carry on on the other two. Healed, nobody is kept out, and it rejoins
+     * empty.
      */
     @Test
     @Order(4)
     void aOneWayCutKeepsOneEndOutUntilItHeals() throws Exception {
-        List<String> counters = counters("one-way", 3);
+        List<String> view = listedBy(1, "view");
+        int coordinator = number(view.get(0));
+        int nextInLine = number(view.get(1));
+        int third = 6 - coordinator - nextInLine;
+        int out = Math.max(coordinator, nextInLine);
+        List<String> counters = counters("one-way", out);
         try (Activations activations = new Activations(cluster, NODES, new HashSet<>(counters));
-                CounterWriters writers = new CounterWriters(cluster, "one-way", counters, () -> 1)) {
+                CounterWriters writers = new CounterWriters(cluster, "one-way", counters, () -> third)) {
             ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) >= 20), "every writer under way");
 
-            cluster.cutOneWay(3, 1);
+            cluster.cutOneWay(nextInLine, coordinator);
             long cut = System.nanoTime();
             for (int n = 1; n <= NODES; n++) {
                 int node = n;
-                ClusterIT.awaitTrue(() -> keptOut(node).equals(List.of("node3")), "node" + n + " keeps node3 out");
+                ClusterIT.awaitTrue(() -> keptOut(node).equals(List.of("node" + out)), "node" + n + " keeps node" + out + " out");
             }
-            admittingAgainElsewhere(writers, counters, 3);
-            System.out.printf("PartitionIT: node3's packets to node1 dropped; node3 kept out; its agents admitted messages again on %s %.1f s"
-                    + " after the cut%n", locations(counters), (System.nanoTime() - cut) / 1e9);
-            assertEquals(List.of("node1", "node2"), cluster.api(1).memberNames(), "node1 lists node1 and node2 only");
+            admittingAgainElsewhere(writers, counters, out, third);
+            System.out.printf("PartitionIT: node%d's packets to node%d (the coordinator) dropped; node%d kept out; its agents admitted"
+                    + " messages again on %s %.1f s after the cut%n", nextInLine, coordinator, out, locations(counters, third),
+                    (System.nanoTime() - cut) / 1e9);
+            List<String> others = running.stream().filter(node -> !node.equals("node" + out)).toList();
+            assertEquals(others, cluster.api(third).memberNames(), "node" + third + " lists " + others + " only");
 
             cluster.heal();
             for (int n = 1; n <= NODES; n++) {
                 int node = n;
                 ClusterIT.awaitTrue(() -> keptOut(node).isEmpty(), "node" + n + " keeps nobody out");
             }
-            ClusterIT.awaitTrue(() -> cluster.api(3).memberNames().equals(List.of("node1", "node2", "node3")), "node3 back among all three");
-            writers.closeAndCheck(activations, cluster.api(1), "PartitionIT");
+            ClusterIT.awaitTrue(() -> cluster.api(out).memberNames().equals(running), "node" + out + " back among all three");
+            writers.closeAndCheck(activations, cluster.api(third), "PartitionIT");
         }
     }
 
@@ -209,7 +219,7 @@ class PartitionIT {
             ClusterIT.awaitTrue(() -> cluster.api(node).memberNames().equals(running), "node" + n + " lists " + running);
             ClusterIT.awaitTrue(() -> cluster.api(node).here().getBoolean("acting"), "node" + n + " acts");
         }
-        int older = Integer.parseInt(listedBy(1, "view").get(0).substring("node".length()));
+        int older = number(listedBy(1, "view").get(0));
         int younger = 3 - older;
         List<String> counters = counters("even", younger);
         try (Activations activations = new Activations(cluster, running.size(), new HashSet<>(counters));
@@ -277,10 +287,16 @@ class PartitionIT {
         ClusterIT.awaitTrue(() -> counters.stream().allMatch(c -> writers.admitted(c) > before.get(c) + 5), "every counter admitting again");
     }
 
-    private static String locations(List<String> counters) {
+    /** Where the counters run, as node {@code asking} says. */
+    private static String locations(List<String> counters, int asking) {
         Set<String> nodes = new java.util.TreeSet<>();
-        counters.forEach(c -> nodes.add(cluster.api(1).locationOf(c)));
+        counters.forEach(c -> nodes.add(cluster.api(asking).locationOf(c)));
         return nodes.toString();
+    }
+
+    /** A node's number, from its name. */
+    private static int number(String node) {
+        return Integer.parseInt(node.substring("node".length()));
     }
 
 

@@ -27,6 +27,7 @@ import org.jgroups.Message;
 import org.jgroups.View;
 import org.jgroups.protocols.TP;
 import org.jgroups.protocols.TpHeader;
+import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
 import org.jgroups.util.MessageBatch;
@@ -50,6 +51,10 @@ import org.jgroups.util.NameCache;
  * over once their view has settled. When the link works again nobody is kept out, the views merge,
  * and the node is told it was left out and rejoins, as after any partition.
  *
+ * <p>Until one end of a failing link is kept out, neither end's failure detection may leave the other
+ * out of the view: whichever suspected first would win, not the rule above. So it puts a
+ * {@link SuspicionGate} right below GMS, which holds such a suspicion back until then.
+ *
  * <p>A probe also names the nodes its sender has left out of a settled view (and their sessions,
  * {@link NodeLease#leftOut}). A node that reads its own name there, from a node outside its view, is on
  * the far side of a split from a side that went on without it: before the two sides merge it must drop
@@ -68,12 +73,6 @@ final class LinkProbes extends Protocol {
     static final short ID = 1729;
     private static final String MARK = "siebog-link-probe";
     private static final long PROBE_EVERY_MS = 1_000;
-    /**
-     * A node neither in the view nor heard from for this long, and that no node heard says it hears, is
-     * probed no more (one still heard by others is probed for as long as they hear it: its link to this
-     * node may work again).
-     */
-    private static final long FORGET_NANOS = TimeUnit.MINUTES.toNanos(10);
 
     private record Peer(Address address, long seen) {
     }
@@ -105,8 +104,8 @@ final class LinkProbes extends Protocol {
         uninstall(channel);
         ProtocolStack stack = channel.getProtocolStack();
         for (Protocol protocol : stack.getProtocols()) {
-            if (protocol.getId() == ID) {
-                throw new IllegalStateException("JGroups protocol id " + ID + " is taken by " + protocol.getName());
+            if (protocol.getId() == ID || protocol.getId() == SuspicionGate.ID) {
+                throw new IllegalStateException("JGroups protocol id " + protocol.getId() + " is taken by " + protocol.getName());
             }
         }
         LinkProbes probes = new LinkProbes(me, lease, leftBehindBy);
@@ -116,17 +115,36 @@ final class LinkProbes extends Protocol {
         probes.seen(channel.getView());
         probes.init();
         probes.start();
+        SuspicionGate gate = new SuspicionGate(probes::onlyALinkFails);
+        stack.insertProtocol(gate, ProtocolStack.Position.BELOW, GMS.class);
+        gate.addr(channel.getAddress());
+        gate.init();
+        gate.start();
         return probes;
     }
 
-    /** Takes the protocol out of {@code channel}'s stack (also one left by an earlier deployment). */
+    /** Takes the protocol (and its {@link SuspicionGate}) out of {@code channel}'s stack (also those left by an earlier deployment). */
     static void uninstall(JChannel channel) {
         for (Protocol protocol : channel.getProtocolStack().getProtocols()) {
-            if (protocol.getClass().getName().equals(LinkProbes.class.getName())) {
+            String name = protocol.getClass().getName();
+            if (name.equals(LinkProbes.class.getName()) || name.equals(SuspicionGate.class.getName())) {
                 channel.getProtocolStack().removeProtocol(protocol);
                 protocol.stop();
             }
         }
+    }
+
+    /**
+     * True when this node's failure detection suspects {@code suspect}, a node that other nodes heard
+     * after this one lost it ({@link Reachability#heardByOthersSinceLost}), and nobody is kept out over
+     * it yet: the suspicion waits, and the failing link is settled by keeping one of its ends out.
+     */
+    private boolean onlyALinkFails(Address suspect) {
+        if (meKeptOut) {
+            return false;
+        }
+        String name = NameCache.get(suspect);
+        return name != null && !keptOut.contains(name) && reachability.heardByOthersSinceLost(name, System.nanoTime());
     }
 
     /** The nodes kept out of the cluster now (this one among them when it is). */
@@ -265,7 +283,7 @@ final class LinkProbes extends Protocol {
             long now = System.nanoTime();
             View current = view;
             Set<String> live = reachability.live(now);
-            peers.entrySet().removeIf(peer -> now - peer.getValue().seen() > FORGET_NANOS && !live.contains(peer.getKey())
+            peers.entrySet().removeIf(peer -> now - peer.getValue().seen() > Reachability.FORGET_NANOS && !live.contains(peer.getKey())
                     && (current == null || !current.containsMember(peer.getValue().address())));
             byte[] probe = probe(reachability.hearing(now), lease.leftOut());
             for (Peer peer : peers.values()) {

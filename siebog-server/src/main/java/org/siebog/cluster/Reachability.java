@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Who hears whom, and which nodes to keep out so that the rest can all hear each other.
@@ -39,12 +40,21 @@ final class Reachability {
     static final long STEADY_NANOS = 3_000_000_000L;
     /** At most this many nodes are tracked: a cluster's nodes, well past any Siebog cluster's size. */
     static final int MAX_NODES = 256;
+    /**
+     * A node not heard from for this long is forgotten: {@link LinkProbes} probes it no more unless it is
+     * in the view or another node hears it (its link to this one may work again).
+     */
+    static final long FORGET_NANOS = TimeUnit.MINUTES.toNanos(10);
+    /** Room for a probe's way between two nodes, when telling which of two nodes heard a third last. */
+    static final long IN_FLIGHT_NANOS = 500_000_000L;
 
     private record Report(Set<String> hears, long at) {
     }
 
     private final String me;
     private final Map<String, Report> reports = new ConcurrentHashMap<>();
+    /** When this node last had a probe from each node, also one it no longer hears. */
+    private final Map<String, Long> lastHeard = new ConcurrentHashMap<>();
     private Set<String> worked = Set.of();
     private long workedSince;
     private volatile Set<String> keptOut = Set.of();
@@ -55,10 +65,34 @@ final class Reachability {
 
     /** A probe came from {@code from}, which hears {@code hears} (itself not among them). */
     void heard(String from, Set<String> hears, long now) {
-        if (from.equals(me) || (!reports.containsKey(from) && reports.size() >= MAX_NODES)) {
+        if (from.equals(me) || (!lastHeard.containsKey(from) && lastHeard.size() >= MAX_NODES)) {
             return;
         }
         reports.put(from, new Report(Set.copyOf(hears), now));
+        lastHeard.put(from, now);
+    }
+
+    /**
+     * True when this node lost {@code node} (it heard it once and hears it no longer) while another node
+     * still heard it afterwards: {@code node} is alive, only a link to it fails. A failure detector that
+     * suspects it then must wait for {@link #decide} to say which end of the failing link to keep out:
+     * left to the failure detectors, the end that suspects the other first would win, and the one that
+     * loses may be the one that every other node hears (docs/cluster.md, "A link cut, or cut one way").
+     *
+     * <p>A node that died, was paused or was cut off from everyone is never such a node: the others
+     * heard its last probes when this one did, and their reports say they hear it for at most
+     * {@link #HEARD_NANOS} after that. A report counts as proof of a later hearing only once it came
+     * that long (and {@link #IN_FLIGHT_NANOS} more) after this node's last one.
+     */
+    boolean heardByOthersSinceLost(String node, long now) {
+        Long last = lastHeard.get(node);
+        if (last == null || now - last < HEARD_NANOS) {
+            return false;
+        }
+        return reports.entrySet().stream().anyMatch(other -> !other.getKey().equals(node)
+                && now - other.getValue().at() < HEARD_NANOS
+                && other.getValue().at() - HEARD_NANOS - IN_FLIGHT_NANOS > last
+                && other.getValue().hears().contains(node));
     }
 
     /** The nodes this node hears now: what its probes tell the others. */
@@ -88,6 +122,7 @@ final class Reachability {
      */
     synchronized Set<String> decide(long now) {
         reports.values().removeIf(report -> now - report.at() >= HEARD_NANOS);
+        lastHeard.values().removeIf(at -> now - at >= FORGET_NANOS);
         Set<String> answer = toKeepOut(now);
         if (!answer.equals(worked)) {
             worked = answer;

@@ -2,6 +2,7 @@ package org.siebog.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import java.util.Set;
@@ -113,5 +114,38 @@ class ReachabilityTest {
         assertFalse(node1.hearing(SECOND).contains("one-too-many"));
         node1.heard("n0", Set.of("node1"), 2 * SECOND);
         assertEquals(Set.of("n0"), node1.hearing(4 * SECOND), "n0's newer probe was taken; the others' are too old by now");
+
+        long later = 2 * SECOND + Reachability.FORGET_NANOS;
+        node1.decide(later);
+        node1.heard("one-too-many", Set.of("node1"), later);
+        assertEquals(Set.of("one-too-many"), node1.hearing(later), "nodes not heard from for so long were forgotten, and make room");
+    }
+
+    @Test
+    void aNodeThatOthersHeardAfterThisOneLostItIsBehindAFailingLinkNotGone() {
+        // node3's link to node1 is cut at 0; node2 hears both all along.
+        Reachability node3 = at("node3", Map.of("node1", Set.of("node2", "node3"), "node2", Set.of("node1", "node3")), 0);
+        for (long t = SECOND; t <= 5 * SECOND; t += SECOND) {
+            node3.heard("node2", Set.of("node1", "node3"), t);
+        }
+        assertFalse(node3.heardByOthersSinceLost("node1", 2 * SECOND), "node3 still hears node1: nothing is lost yet");
+        assertTrue(node3.heardByOthersSinceLost("node1", 5 * SECOND + SECOND / 2), "when its failure detector suspects node1, 5 s on");
+        assertFalse(node3.heardByOthersSinceLost("node2", 5 * SECOND + SECOND / 2), "node3 hears node2");
+        assertFalse(node3.heardByOthersSinceLost("node4", 5 * SECOND + SECOND / 2), "a node never heard");
+    }
+
+    @Test
+    void aNodeThatStoppedIsLostToEveryNodeAlike() {
+        // node1 is killed or paused at 0, right after its probes went out; node2's reports name it as heard for three seconds more.
+        Reachability node3 = at("node3", Map.of("node1", Set.of("node2", "node3"), "node2", Set.of("node1", "node3")), 0);
+        long t = SECOND / 4;
+        for (; t < Reachability.HEARD_NANOS; t += SECOND / 4) {
+            node3.heard("node2", Set.of("node1", "node3"), t);
+            assertFalse(node3.heardByOthersSinceLost("node1", t), "at " + t);
+        }
+        for (; t <= 8 * SECOND; t += SECOND / 4) {
+            node3.heard("node2", Set.of("node3"), t);
+            assertFalse(node3.heardByOthersSinceLost("node1", t), "at " + t);
+        }
     }
 }
