@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -143,13 +144,19 @@ class ClusterIT {
 
     /** {@link SiebogApi#await} for a check that calls the cluster over HTTP. */
     static void awaitTrue(Check check, String what) {
+        AtomicReference<Exception> unanswered = new AtomicReference<>();
         SiebogApi.await(what, () -> {
             try {
                 return check.holds();
             } catch (Exception e) {
+                if (e instanceof IOException || e.getCause() instanceof IOException) {
+                    // A node that does not answer for a moment (in a fault, or a connection it closed as it was reused) is not there yet.
+                    unanswered.set(e);
+                    return false;
+                }
                 throw new IllegalStateException(what + ": " + e, e);
             }
-        });
+        }, () -> unanswered.get() == null ? "" : "the last question went unanswered: " + unanswered.get());
     }
 
     @Test

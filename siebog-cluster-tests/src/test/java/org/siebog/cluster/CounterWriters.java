@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A client's load on Counters, as a careful REST client posts it: one writer per Counter posting
@@ -160,12 +162,25 @@ final class CounterWriters implements AutoCloseable {
                 + " questions to every node%n", test, admitted(), refused(), unanswered(), TIMEOUT.toSeconds(), activations.samples());
     }
 
+    /** The journeys of the numbers a Counter's report names (its first gaps or repeats, e.g. {@code history:24-24}). */
+    private String journeysIn(String counter, String report) {
+        StringBuilder out = new StringBuilder();
+        Matcher range = Pattern.compile("(\\d+)-(\\d+)").matcher(report.substring(report.indexOf("first") + 1));
+        for (int found = 0; range.find() && found < 5; found++) {
+            for (long n = Long.parseLong(range.group(1)); n <= Math.min(Long.parseLong(range.group(2)), Long.parseLong(range.group(1)) + 3); n++) {
+                out.append(n).append(": ").append(journey(counter, n)).append("; ");
+            }
+        }
+        return out.toString();
+    }
+
     /** Every counter handled exactly the numbers admitted, once each, in order (asked through {@code api}). */
     void assertHandledExactlyOnceInOrder(ClusterApi api) throws Exception {
         for (String counter : admitted.keySet()) {
             long expected = admitted(counter);
             String report = ClusterIT.awaitReport(api, counter, r -> r.startsWith("handled=" + expected + " "));
-            assertEquals("handled=" + expected + " highest=" + expected + " gaps=0 repeats=0 outOfOrder=0", report, counter);
+            assertEquals("handled=" + expected + " highest=" + expected + " gaps=0 repeats=0 outOfOrder=0", report,
+                    () -> counter + "; the posts of the numbers it names (node:status@time, 0: no answer): " + journeysIn(counter, report));
         }
     }
 }

@@ -26,6 +26,17 @@ public interface Journal {
     }
 
     /**
+     * What a duplicate of {@code id} (a message {@link #seen} before, or not there the {@link #firstTime})
+     * is answered: admitted once the first copy's admission may be acknowledged, refused if it may not.
+     * Answered "admitted" at once, a copy sent again while the first was still being logged (its sender
+     * gave up waiting, a link to this node was opened again) would be counted as admitted by its sender
+     * while nothing durable holds it yet, and lost with this node.
+     */
+    default CompletableFuture<Void> duplicateOf(MessageId id) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
      * Whether the node may take {@code message} for this agent: false when what it holds of
      * replicated messages not yet covered by saved states is at its bound. Checked before a mailbox
      * slot is reserved; a refused message is not recorded.

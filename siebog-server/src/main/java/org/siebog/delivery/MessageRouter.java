@@ -97,7 +97,6 @@ public class MessageRouter {
     /** Each receiver's messages leave this node for one node at a time (see {@link ReceiverRoutes}). */
     private final ReceiverRoutes routes = new ReceiverRoutes(Setting.MAX_LINK_BYTES.longValue());
 
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private final PlacementSelector balancer = PlacementSelectors.fromSystemProperty();
     private volatile Origin nodeOrigin;
     /**
@@ -492,7 +491,7 @@ public class MessageRouter {
         }
         Journal journal = mailbox.journal();
         if (journal.seen(id)) {
-            return DONE;
+            return journal.duplicateOf(id);
         }
         if (!journal.hasRoom(message)) {
             throw new BacklogFullException(mailbox.owner());
@@ -505,7 +504,7 @@ public class MessageRouter {
         }
         if (!journal.firstTime(id)) {
             mailbox.cancelReservation(); // admitted meanwhile by a resend
-            return DONE;
+            return journal.duplicateOf(id);
         }
         return logAndEnqueue(mailbox, id, message);
     }

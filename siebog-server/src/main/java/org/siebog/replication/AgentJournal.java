@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -50,6 +51,12 @@ public final class AgentJournal implements Journal, Origin {
     private final Agent agent;
     private final ReplicationLog log;
 
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    /**
+     * The admissions not yet acknowledged (their messages being logged), by identity: a duplicate of one
+     * is answered as it is ({@link #duplicateOf}). As many as the messages being logged, which the log bounds.
+     */
+    private final Map<MessageId, CompletableFuture<Void>> unacknowledged = new ConcurrentHashMap<>();
     /** Identities admitted here (and replayed into the mailbox): what a live duplicate is checked against. */
     private final OriginWindows admitted;
     /** Identities of the messages up to {@code savedUpTo}: what a saved record holds. */
@@ -210,10 +217,21 @@ public final class AgentJournal implements Journal, Origin {
         LoggedMessage logged = log.append(aid, incarnation, seq, id, message);
         uncovered.add(logged);
         uncoveredBytes += logged.bytes();
-        return logged.written().thenApply(segment -> {
+        CompletableFuture<Void> acknowledged = logged.written().thenApply(segment -> {
             segment.acknowledge();
             return null;
         });
+        if (id != null && !id.isUnnumbered() && !acknowledged.isDone()) {
+            unacknowledged.put(id, acknowledged);
+            // Taken out by the thread that completes the write: a concurrent map, not this journal's lock.
+            acknowledged.whenComplete((ok, refused) -> unacknowledged.remove(id, acknowledged));
+        }
+        return acknowledged;
+    }
+
+    @Override
+    public CompletableFuture<Void> duplicateOf(MessageId id) {
+        return id == null ? DONE : unacknowledged.getOrDefault(id, DONE);
     }
 
     /**

@@ -145,6 +145,39 @@ class AgentJournalTest {
     }
 
     @Test
+    void aDuplicateOfAMessageStillBeingLoggedIsAdmittedOnlyOnceTheFirstCopyIs() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        MessageId id = new MessageId("sender/x", 1);
+        assertTrue(journal.firstTime(id));
+        CompletableFuture<Void> first = journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+        assertTrue(journal.seen(id));
+
+        CompletableFuture<Void> duplicate = journal.duplicateOf(id);
+        assertFalse(duplicate.isDone(), "while the first copy is being logged, its sender's resend waits with it");
+        log.appended.get(0).written().complete(new InboxSegment("here/boot", 1, 1, 100));
+        assertTrue(first.isDone() && !first.isCompletedExceptionally());
+        assertTrue(duplicate.isDone() && !duplicate.isCompletedExceptionally(), "admitted together");
+        assertTrue(journal.duplicateOf(id).isDone(), "a duplicate that comes later is answered at once");
+        assertEquals(1, mailbox.size(), "and dropped: the agent has the message once");
+    }
+
+    @Test
+    void aDuplicateOfAMessageThatCouldNotBeAcknowledgedIsRefusedToo() {
+        AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
+        MessageId id = new MessageId("sender/x", 1);
+        assertTrue(journal.firstTime(id));
+        journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+        CompletableFuture<Void> duplicate = journal.duplicateOf(id);
+        InboxSegment segment = new InboxSegment("here/boot", 1, 1, 100);
+        RemoteNodeException lostTouch = new RemoteNodeException("node here lost touch with the cluster while it logged the message");
+        segment.unacknowledged(lostTouch);
+
+        log.appended.get(0).written().complete(segment);
+        assertSame(lostTouch, assertThrows(CompletionException.class, duplicate::join).getCause(),
+                "the resend's sender hears that it may not count it as admitted either");
+    }
+
+    @Test
     void aStartingAgentsRecordPointsAtTheFirstSegmentOfItsUnhandledMessages() {
         AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
         log.next = 4;
