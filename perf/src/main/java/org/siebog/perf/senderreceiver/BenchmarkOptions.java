@@ -17,14 +17,15 @@ import java.util.Optional;
  *
  * @param pairs    the numbers of Sender/Receiver pairs to measure, in order
  * @param payloads the message contents' lengths in characters, in order
- * @param jade     also measure JADE, alternating with Siebog per configuration
- * @param nodes    1, or 2: each Sender on one node and its Receiver on the other (JADE: Receivers
- *                 and Senders in two containers in two JVMs)
+ * @param references the systems measured after Siebog for each configuration, in this order
+ * @param siebog   measure Siebog (false: the references alone, without a node)
+ * @param nodes    1, or 2: each Sender on one node and its Receiver on the other (a reference: the
+ *                 Receivers in one JVM, the Senders in another)
  * @param url      the Siebog node's base URL, without a trailing slash
  * @param help     only print {@link #USAGE}
  */
-public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int primeLimit, boolean jade, int nodes, URI url,
-                               int warmup, int measured, Path csv, boolean help) {
+public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int primeLimit, List<Reference> references, boolean siebog,
+                               int nodes, URI url, int warmup, int measured, Path csv, boolean help) {
 
     public static final List<Integer> DEFAULT_PAIRS = List.of(1, 10, 100, 1000);
     public static final int DEFAULT_PAYLOAD = 7;
@@ -44,15 +45,21 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
             Usage: perf/sender-receiver [flags]
 
             The Sender/Receiver benchmark: N pairs of agents exchange REQUEST/INFORM round trips on a
-            running Siebog node; with --jade, JADE runs the same method in a child JVM, alternating with
-            Siebog per N. Prints CSV to stdout (and --csv FILE), progress and a Siebog/JADE summary to stderr.
+            running Siebog node; each reference asked for runs the same method in child JVMs right after
+            Siebog, per N. Prints CSV to stdout (and --csv FILE), progress and Siebog's ratio to each
+            reference to stderr, and draws a PNG beside the CSV.
 
               --pairs LIST        numbers of pairs, comma-separated (default 1,10,100,1000)
               --payload LIST      message content length in characters, comma-separated (default 7)
               --prime-limit N     the Receiver counts the primes up to N before replying (default 0: no task)
-              --jade              also measure JADE 4.3.3 (one container in a child JVM, -Xmx1g)
+              --jade              also measure JADE 4.3 (one container; on 2 nodes, two containers in two JVMs over RMI)
+              --pekko             also measure Apache Pekko classic actors (local; on 2 nodes, two actor systems
+                                  over Artery TCP; nothing durable)
+              --tcp               also measure raw blocking TCP between two JVMs, a socket and a thread per pair
+                                  (2 nodes only: the floor of a message between nodes)
+              --references-only   measure the references alone, no Siebog node needed
               --nodes N           1 (default) or 2: each Sender on one node, its Receiver on the other;
-                                  JADE: Receivers and Senders in two containers in two JVMs, -Xmx1g each
+                                  every reference JVM gets -Xmx1g, as a node does
               --url URL           the Siebog node (default http://127.0.0.1:8080/siebog)
               --warmup N          round trips per pair before measuring (default 200)
               --measured N        round trips per pair that are timed (default 300)
@@ -61,6 +68,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
 
             Exit status: 0 all runs measured, 1 some run failed (see stderr), 2 bad flags.
             """;
+
 
     /**
      * The options of a benchmark's {@code main}: the CSV defaults to
@@ -93,7 +101,8 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
         List<Integer> pairs = DEFAULT_PAIRS;
         List<Integer> payloads = List.of(DEFAULT_PAYLOAD);
         int primeLimit = 0;
-        boolean jade = false;
+        List<Reference> references = new ArrayList<>();
+        boolean siebog = true;
         int nodes = DEFAULT_NODES;
         URI url = URI.create(DEFAULT_URL);
         int warmup = DEFAULT_WARMUP;
@@ -110,11 +119,16 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
             String inlineValue = flag.equals(arg) ? null : arg.substring(equals + 1);
             switch (flag) {
                 case "--help", "-h" -> help = true;
-                case "--jade" -> {
-                    if (inlineValue != null) {
-                        throw new UsageException("--jade takes no value, got '" + arg + "'");
+                case "--jade", "--pekko", "--tcp" -> {
+                    noValue(flag, inlineValue, arg);
+                    Reference reference = Reference.byFlag(flag).orElseThrow();
+                    if (!references.contains(reference)) {
+                        references.add(reference);
                     }
-                    jade = true;
+                }
+                case "--references-only" -> {
+                    noValue(flag, inlineValue, arg);
+                    siebog = false;
                 }
                 case "--pairs" -> pairs = wholeNumbers(flag, value(flag, inlineValue, rest), 1, MAX_PAIRS);
                 case "--payload" -> payloads = wholeNumbers(flag, value(flag, inlineValue, rest), 0, MAX_PAYLOAD);
@@ -127,7 +141,22 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
                 default -> throw new UsageException("unknown flag '" + arg + "'");
             }
         }
-        return new BenchmarkOptions(pairs, payloads, primeLimit, jade, nodes, url, warmup, measured, csv, help);
+        if (help) {
+            return new BenchmarkOptions(pairs, payloads, primeLimit, List.copyOf(references), siebog, nodes, url, warmup, measured, csv, true);
+        }
+        if (references.contains(Reference.TCP) && nodes != 2) {
+            throw new UsageException("--tcp is a reference between two JVMs: add --nodes 2");
+        }
+        if (!siebog && references.isEmpty()) {
+            throw new UsageException("--references-only needs a reference to measure: --jade, --pekko or --tcp");
+        }
+        return new BenchmarkOptions(pairs, payloads, primeLimit, List.copyOf(references), siebog, nodes, url, warmup, measured, csv, false);
+    }
+
+    private static void noValue(String flag, String inlineValue, String arg) throws UsageException {
+        if (inlineValue != null) {
+            throw new UsageException(flag + " takes no value, got '" + arg + "'");
+        }
     }
 
     private static String value(String flag, String inlineValue, Iterator<String> rest) throws UsageException {

@@ -7,37 +7,44 @@ import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
- * The closing line(s): Siebog's round trips per second over JADE's, per number of pairs, e.g.
- * {@code ratio siebog/jade: N=1 0.8x, N=10 3.1x}. One line per payload, labelled when there are several.
+ * The closing lines: Siebog's round trips per second over each reference's, per number of pairs, e.g.
+ * {@code ratio siebog/jade: N=1 0.8x, N=10 3.1x}. One line per reference and payload, labelled when
+ * there are several payloads.
  */
 public final class RatioSummary {
 
     private RatioSummary() {
     }
 
-    public static List<String> lines(List<Measurement> measurements, List<Integer> pairs, List<Integer> payloads) {
+    public static List<String> lines(List<Measurement> measurements, List<Reference> references, List<Integer> pairs, List<Integer> payloads) {
         List<String> lines = new ArrayList<>();
-        for (int payload : payloads) {
-            StringJoiner ratios = new StringJoiner(", ");
-            for (int n : pairs) {
-                Optional<Measurement> siebog = find(measurements, Measurement.SIEBOG, n, payload);
-                Optional<Measurement> jade = find(measurements, Measurement.JADE, n, payload);
-                ratios.add(siebog.isPresent() && jade.isPresent()
-                        ? String.format(Locale.ROOT, "N=%d %.1fx", n,
-                                siebog.get().result().roundTripsPerSec() / jade.get().result().roundTripsPerSec())
-                        : "N=" + n + " n/a (" + failed(siebog, jade) + " failed)");
+        for (Reference reference : references) {
+            for (int payload : payloads) {
+                lines.add(line(measurements, reference.system(), pairs, payload, payloads.size() > 1));
             }
-            String label = payloads.size() > 1 ? " (payload " + payload + " chars)" : "";
-            lines.add("ratio siebog/jade" + label + ": " + ratios);
         }
         return lines;
     }
 
-    private static String failed(Optional<Measurement> siebog, Optional<Measurement> jade) {
-        if (siebog.isEmpty() && jade.isEmpty()) {
+    private static String line(List<Measurement> measurements, String other, List<Integer> pairs, int payload, boolean labelled) {
+        StringJoiner ratios = new StringJoiner(", ");
+        for (int n : pairs) {
+            Optional<Measurement> siebog = find(measurements, Measurement.SIEBOG, n, payload);
+            Optional<Measurement> reference = find(measurements, other, n, payload);
+            ratios.add(siebog.isPresent() && reference.isPresent()
+                    ? String.format(Locale.ROOT, "N=%d %.2fx", n,
+                            siebog.get().result().roundTripsPerSec() / reference.get().result().roundTripsPerSec())
+                    : "N=" + n + " n/a (" + failed(siebog, reference, other) + " failed)");
+        }
+        String label = labelled ? " (payload " + payload + " chars)" : "";
+        return "ratio siebog/" + other + label + ": " + ratios;
+    }
+
+    private static String failed(Optional<Measurement> siebog, Optional<Measurement> reference, String other) {
+        if (siebog.isEmpty() && reference.isEmpty()) {
             return "both";
         }
-        return siebog.isEmpty() ? Measurement.SIEBOG : Measurement.JADE;
+        return siebog.isEmpty() ? Measurement.SIEBOG : other;
     }
 
     private static Optional<Measurement> find(List<Measurement> measurements, String system, int pairs, int payload) {

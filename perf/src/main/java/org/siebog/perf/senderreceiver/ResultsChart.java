@@ -12,8 +12,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 
 /**
  * The benchmark's chart, a PNG beside its CSV: round trips per second against the number of pairs,
- * one bar per system (and payload, when there are several), so Siebog and JADE stand side by side at
- * each N. A failed run leaves its bar at zero.
+ * one bar per system (and payload, when there are several), so Siebog and its references stand side
+ * by side at each N. A failed run leaves its bar at zero.
  */
 final class ResultsChart {
 
@@ -25,12 +25,13 @@ final class ResultsChart {
         return csv.resolveSibling((name.endsWith(".csv") ? name.substring(0, name.length() - 4) : name) + ".png");
     }
 
-    static void write(List<Measurement> measurements, List<Integer> pairs, List<Integer> payloads, int nodes, Path png) throws IOException {
+    static void write(List<Measurement> measurements, List<String> systems, List<Integer> pairs, List<Integer> payloads, int nodes, Path png)
+            throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
                 .title("Sender/Receiver, " + nodes + " node" + (nodes == 1 ? "" : "s") + ": round trips per second")
                 .xAxisTitle("pairs").yAxisTitle("round trips/s").build();
         List<String> x = pairs.stream().map(String::valueOf).toList();
-        for (String system : List.of(Measurement.SIEBOG, Measurement.JADE)) {
+        for (String system : systems) {
             for (int payload : payloads) {
                 List<Double> y = new ArrayList<>();
                 boolean any = false;

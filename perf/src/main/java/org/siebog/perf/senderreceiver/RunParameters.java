@@ -2,9 +2,10 @@ package org.siebog.perf.senderreceiver;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * One configuration to measure, the same for Siebog and JADE.
+ * One configuration to measure, the same for Siebog and its references.
  *
  * @param warmup   round trips per pair before measuring starts
  * @param measured round trips per pair that are timed
@@ -23,7 +24,17 @@ public record RunParameters(int pairs, int payloadChars, int primeLimit, int war
         return STARTUP_ALLOWANCE.plus(perRoundTrip.multipliedBy(roundTrips));
     }
 
-    /** The command-line form, for the JADE child JVM. */
+    /** A request's content: {@code payloadChars} random lowercase letters. */
+    public String randomPayload() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        StringBuilder text = new StringBuilder(payloadChars);
+        for (int i = 0; i < payloadChars; i++) {
+            text.append((char) ('a' + random.nextInt(26)));
+        }
+        return text.toString();
+    }
+
+    /** The command-line form, for a reference's child JVMs. */
     public List<String> toArgs() {
         return List.of(Integer.toString(pairs), Integer.toString(payloadChars), Integer.toString(primeLimit),
                 Integer.toString(warmup), Integer.toString(measured));

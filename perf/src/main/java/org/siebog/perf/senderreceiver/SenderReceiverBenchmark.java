@@ -11,11 +11,16 @@ import java.util.Locale;
 
 import org.siebog.examples.senderreceiver.Primes;
 import org.siebog.examples.senderreceiver.RunResult;
+import org.siebog.perf.senderreceiver.child.ChildRuns;
+import org.siebog.perf.senderreceiver.jade.JadeJvms;
+import org.siebog.perf.senderreceiver.pekko.PekkoJvms;
+import org.siebog.perf.senderreceiver.tcp.TcpJvms;
 
 /**
- * The Sender/Receiver benchmark ({@code perf/sender-receiver}): measures Siebog, and with
- * {@code --jade} JADE right after it for each configuration, so both see the same machine state.
- * CSV on stdout and in a file; progress, spread, failures and the Siebog/JADE ratio on stderr.
+ * The Sender/Receiver benchmark ({@code perf/sender-receiver}): measures Siebog, and each reference
+ * asked for ({@code --jade}, {@code --pekko}, {@code --tcp}) right after it for each configuration, so
+ * all see the same machine state. CSV on stdout and in a file; progress, spread, failures and Siebog's
+ * ratio to each reference on stderr; a PNG beside the CSV.
  */
 public final class SenderReceiverBenchmark {
 
@@ -29,7 +34,6 @@ public final class SenderReceiverBenchmark {
 
     private final BenchmarkOptions options;
     private final SiebogRuns siebog;
-    private final JadeRuns jade = new JadeRuns();
     private final List<Measurement> measurements = new ArrayList<>();
     private boolean anyFailed;
 
@@ -44,11 +48,13 @@ public final class SenderReceiverBenchmark {
     }
 
     private int run() {
-        try {
-            siebog.checkReachable();
-        } catch (RunFailedException e) {
-            log(e.getMessage());
-            return 1;
+        if (options.siebog()) {
+            try {
+                siebog.checkReachable();
+            } catch (RunFailedException e) {
+                log(e.getMessage());
+                return 1;
+            }
         }
         Duration perRoundTrip = PER_ROUND_TRIP.plus(primeTaskCost().multipliedBy(2));
         try (PrintWriter csv = csvFile()) {
@@ -58,9 +64,11 @@ public final class SenderReceiverBenchmark {
                     RunParameters parameters = new RunParameters(pairs, payload, options.primeLimit(),
                             options.warmup(), options.measured());
                     Duration timeout = parameters.timeout(perRoundTrip.plusNanos(PER_PAYLOAD_CHAR_NANOS * payload));
-                    measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout, options.nodes()));
-                    if (options.jade()) {
-                        measure(Measurement.JADE, parameters, csv, () -> jade.run(parameters, timeout));
+                    if (options.siebog()) {
+                        measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout, options.nodes()));
+                    }
+                    for (Reference reference : options.references()) {
+                        measure(reference.system(), parameters, csv, () -> ChildRuns.run(mains(reference), parameters, options.nodes(), timeout));
                     }
                 }
             }
@@ -71,16 +79,34 @@ public final class SenderReceiverBenchmark {
         log("CSV written to " + options.csv());
         Path png = ResultsChart.pngBeside(options.csv());
         try {
-            ResultsChart.write(measurements, options.pairs(), options.payloads(), options.nodes(), png);
+            ResultsChart.write(measurements, systems(), options.pairs(), options.payloads(), options.nodes(), png);
             log("chart: " + png);
         } catch (IOException e) {
             log("cannot write " + png + ": " + e.getMessage());
             return 1;
         }
-        if (options.jade()) {
-            RatioSummary.lines(measurements, options.pairs(), options.payloads()).forEach(SenderReceiverBenchmark::log);
+        if (options.siebog()) {
+            RatioSummary.lines(measurements, options.references(), options.pairs(), options.payloads()).forEach(SenderReceiverBenchmark::log);
         }
         return anyFailed ? 1 : 0;
+    }
+
+    private static ChildRuns.Mains mains(Reference reference) {
+        return switch (reference) {
+            case JADE -> JadeJvms.MAINS;
+            case PEKKO -> PekkoJvms.MAINS;
+            case TCP -> TcpJvms.MAINS;
+        };
+    }
+
+    /** The systems measured, in the order they run. */
+    private List<String> systems() {
+        List<String> systems = new ArrayList<>();
+        if (options.siebog()) {
+            systems.add(Measurement.SIEBOG);
+        }
+        options.references().forEach(reference -> systems.add(reference.system()));
+        return systems;
     }
 
     private interface Run {

@@ -29,7 +29,8 @@ class BenchmarkOptionsTest {
         assertEquals(List.of(1, 10, 100, 1000), options.pairs());
         assertEquals(List.of(7), options.payloads());
         assertEquals(0, options.primeLimit());
-        assertFalse(options.jade());
+        assertEquals(List.of(), options.references());
+        assertTrue(options.siebog());
         assertEquals(URI.create("http://127.0.0.1:8080/siebog"), options.url());
         assertEquals(BenchmarkOptions.DEFAULT_WARMUP, options.warmup());
         assertEquals(BenchmarkOptions.DEFAULT_MEASURED, options.measured());
@@ -44,11 +45,39 @@ class BenchmarkOptionsTest {
         assertEquals(List.of(1, 2048, 4096), options.pairs());
         assertEquals(List.of(7, 65536), options.payloads());
         assertEquals(1000, options.primeLimit());
-        assertTrue(options.jade());
+        assertEquals(List.of(Reference.JADE), options.references());
         assertEquals(URI.create("http://node:8180/siebog"), options.url());
         assertEquals(50, options.warmup());
         assertEquals(60, options.measured());
         assertEquals(Path.of("out.csv"), options.csv());
+    }
+
+    @Test
+    void referencesRunInTheOrderGivenOnceEach() throws UsageException {
+        BenchmarkOptions options = parse("--nodes", "2", "--tcp", "--jade", "--pekko", "--jade");
+        assertEquals(List.of(Reference.TCP, Reference.JADE, Reference.PEKKO), options.references());
+        assertTrue(options.siebog());
+    }
+
+    @Test
+    void theReferencesMayRunAlone() throws UsageException {
+        BenchmarkOptions options = parse("--pekko", "--references-only");
+        assertFalse(options.siebog());
+        assertEquals(List.of(Reference.PEKKO), options.references());
+        assertEquals("--references-only needs a reference to measure: --jade, --pekko or --tcp", error("--references-only"));
+    }
+
+    @Test
+    void rawTcpIsAReferenceBetweenTwoJvmsOnly() {
+        assertEquals("--tcp is a reference between two JVMs: add --nodes 2", error("--tcp"));
+        assertEquals("--tcp is a reference between two JVMs: add --nodes 2", error("--tcp", "--nodes", "1"));
+    }
+
+    @Test
+    void theUsageNamesEveryReference() {
+        for (Reference reference : Reference.values()) {
+            assertTrue(BenchmarkOptions.USAGE.contains(reference.flag() + " "), reference.flag());
+        }
     }
 
     @Test
@@ -62,6 +91,7 @@ class BenchmarkOptionsTest {
     void helpIsRecognised() throws UsageException {
         assertTrue(parse("--help").help());
         assertTrue(parse("-h").help());
+        assertTrue(parse("--tcp", "--help").help(), "help whatever else the command line says");
     }
 
     @Test
@@ -74,6 +104,7 @@ class BenchmarkOptionsTest {
         assertEquals("--warmup must be from 1 to 1000000, got 0", error("--warmup", "0"));
         assertEquals("--prime-limit must be from 0 to 10000000, got -1", error("--prime-limit", "-1"));
         assertEquals("--jade takes no value, got '--jade=yes'", error("--jade=yes"));
+        assertEquals("--pekko takes no value, got '--pekko=1'", error("--pekko=1"));
         assertEquals("--csv needs a file name", error("--csv", " "));
         assertTrue(error("--url", "127.0.0.1:8080").startsWith("--url must be an http:// or https:// URL"));
     }

@@ -39,8 +39,8 @@ class ResultsCsvTest {
                 measurement("siebog", 1, 7, 8000), measurement("jade", 1, 7, 10000),
                 measurement("siebog", 10, 7, 62000), measurement("jade", 10, 7, 20000),
                 measurement("siebog", 4096, 7, 78000));
-        assertEquals(List.of("ratio siebog/jade: N=1 0.8x, N=10 3.1x, N=4096 n/a (jade failed), N=8192 n/a (both failed)"),
-                RatioSummary.lines(measurements, List.of(1, 10, 4096, 8192), List.of(7)));
+        assertEquals(List.of("ratio siebog/jade: N=1 0.80x, N=10 3.10x, N=4096 n/a (jade failed), N=8192 n/a (both failed)"),
+                RatioSummary.lines(measurements, List.of(Reference.JADE), List.of(1, 10, 4096, 8192), List.of(7)));
     }
 
     @Test
@@ -48,8 +48,16 @@ class ResultsCsvTest {
         List<Measurement> measurements = List.of(
                 measurement("siebog", 1, 7, 3000), measurement("jade", 1, 7, 1000),
                 measurement("jade", 1, 65536, 1000));
-        assertEquals(List.of("ratio siebog/jade (payload 7 chars): N=1 3.0x",
+        assertEquals(List.of("ratio siebog/jade (payload 7 chars): N=1 3.00x",
                         "ratio siebog/jade (payload 65536 chars): N=1 n/a (siebog failed)"),
-                RatioSummary.lines(measurements, List.of(1), List.of(7, 65536)));
+                RatioSummary.lines(measurements, List.of(Reference.JADE), List.of(1), List.of(7, 65536)));
+    }
+
+    @Test
+    void oneRatioLinePerReference() {
+        List<Measurement> measurements = List.of(
+                measurement("siebog", 1, 7, 9000), measurement("pekko", 1, 7, 3000), measurement("tcp", 1, 7, 36000));
+        assertEquals(List.of("ratio siebog/pekko: N=1 3.00x", "ratio siebog/tcp: N=1 0.25x"),
+                RatioSummary.lines(measurements, List.of(Reference.PEKKO, Reference.TCP), List.of(1), List.of(7)));
     }
 }

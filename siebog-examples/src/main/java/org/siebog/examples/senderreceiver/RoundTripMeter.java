@@ -81,6 +81,11 @@ public final class RoundTripMeter implements Serializable {
         return measuredRttNanos;
     }
 
+    /** When the measured window opened (the first measured request left), by {@link System#nanoTime()}. */
+    public long windowStartNanos() {
+        return windowStart;
+    }
+
     public long windowNanos() {
         return windowNanos;
     }

@@ -86,6 +86,7 @@ public class Sender extends AbstractAgent implements StatefulAgent {
                         .content(MEASURED)
                         .userProperty(COUNT, Long.toString(meter.measuredCount()))
                         .userProperty(RTT_NANOS, Long.toString(meter.measuredRttNanos()))
+                        .userProperty(WINDOW_START_NANOS, Long.toString(meter.windowStartNanos()))
                         .userProperty(WINDOW_NANOS, Long.toString(meter.windowNanos())));
                 case NONE -> { }
             }

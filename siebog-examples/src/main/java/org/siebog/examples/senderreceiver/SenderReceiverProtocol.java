@@ -11,6 +11,7 @@ public final class SenderReceiverProtocol {
     public static final String MEASURED = "measured";
     public static final String COUNT = "count";
     public static final String RTT_NANOS = "rttNanos";
+    public static final String WINDOW_START_NANOS = "windowStartNanos";
     public static final String WINDOW_NANOS = "windowNanos";
 
     private SenderReceiverProtocol() {

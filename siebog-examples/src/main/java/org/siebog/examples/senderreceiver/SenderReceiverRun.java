@@ -58,7 +58,8 @@ public class SenderReceiverRun extends AbstractAgent implements StatefulAgent {
                 }
             }
             case MEASURED -> {
-                if (tally.measured(number(message, COUNT), number(message, RTT_NANOS), number(message, WINDOW_NANOS))) {
+                if (tally.measured(number(message, COUNT), number(message, RTT_NANOS), number(message, WINDOW_START_NANOS),
+                        number(message, WINDOW_NANOS))) {
                     runs.finished(aid().name(), tally.result());
                     tellSenders(STOP);
                     stopAll();

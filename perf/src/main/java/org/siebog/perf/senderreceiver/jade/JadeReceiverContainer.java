@@ -1,15 +1,14 @@
 package org.siebog.perf.senderreceiver.jade;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import jade.core.Profile;
 import jade.wrapper.AgentContainer;
 
 import org.siebog.perf.senderreceiver.RunStatusJson;
+import org.siebog.perf.senderreceiver.child.ChildArgs;
+import org.siebog.perf.senderreceiver.child.ChildMain;
 
 /**
- * JVM A of the two-container JADE run ({@link JadeTwoContainerRun}): the platform's main container,
+ * JVM A of the two-container JADE run ({@link JadeJvms}): the platform's main container,
  * on the loopback at its own port, holding the Receivers {@code receiver-0 … receiver-(N-1)}.
  * Prints {@code {"state":"ready"}} once they are all up, then serves until its stdin closes (the
  * benchmark is done, or gone), when it ends with status 0. A Receiver that fails ends it at once
@@ -17,51 +16,27 @@ import org.siebog.perf.senderreceiver.RunStatusJson;
  */
 public final class JadeReceiverContainer {
 
-    /** @param localPort the main container's port (its RMI registry), which JVM B joins */
-    record Args(int localPort, int pairs) {
-
-        List<String> toArgs() {
-            return List.of(Integer.toString(localPort), Integer.toString(pairs));
-        }
-
-        static Args fromArgs(String... args) {
-            if (args.length != 2) {
-                throw new IllegalArgumentException("expected localPort pairs, got " + List.of(args));
-            }
-            return new Args(Integer.parseInt(args[0]), Integer.parseInt(args[1]));
-        }
-    }
-
     private JadeReceiverContainer() {
     }
 
     public static void main(String[] args) {
-        JadeChild.endWhenStdinCloses(0);
-        JadeChild.reportAndExit(() -> {
-            Args parsed = Args.fromArgs(args);
-            Profile profile = JadeChild.profile(parsed.localPort());
+        ChildMain.endWhenStdinCloses(0);
+        ChildMain.reportAndExit("JADE", () -> {
+            ChildArgs.Receivers parsed = ChildArgs.Receivers.fromArgs(args);
+            Profile profile = JadeChild.profile(parsed.port());
             profile.setParameter(Profile.MAIN, "true");
             AgentContainer container = JadeChild.runtime().createMainContainer(profile);
             if (container == null) {
                 throw new IllegalStateException("JADE could not start the main container at port "
-                        + parsed.localPort() + " (see its log on stderr)");
+                        + parsed.port() + " (see its log on stderr)");
             }
             RunOutcome outcome = new RunOutcome();
-            for (String name : receiverNames(parsed.pairs())) {
-                container.createNewAgent(name, JadeReceiver.class.getName(), new Object[] {outcome}).start();
+            for (int i = 0; i < parsed.pairs(); i++) {
+                container.createNewAgent(ChildArgs.receiverName(i), JadeReceiver.class.getName(), new Object[] {outcome}).start();
             }
-            JadeChild.printReady();
+            ChildMain.printReady();
             // Only a failure ends the wait: the Receivers have no result of their own.
             return outcome.await();
         });
-    }
-
-    /** The Receivers' local names, which {@link JadeRun} addresses from the other container. */
-    static List<String> receiverNames(int pairs) {
-        List<String> names = new ArrayList<>(pairs);
-        for (int i = 0; i < pairs; i++) {
-            names.add(JadeRun.receiverName(i));
-        }
-        return names;
     }
 }

@@ -13,6 +13,7 @@ import jade.wrapper.ControllerException;
 
 import org.siebog.examples.senderreceiver.RunTally;
 import org.siebog.perf.senderreceiver.RunParameters;
+import org.siebog.perf.senderreceiver.child.ChildArgs;
 
 /**
  * Siebog's {@code SenderReceiverRun} on JADE: starts the Senders (and, on one node, the Receivers)
@@ -26,7 +27,7 @@ public class JadeRun extends Agent {
     public enum Receivers {
         /** Started here, beside their Senders. */
         HERE,
-        /** Already running in another container ({@link JadeReceiverContainer}), named {@link #receiverName}. */
+        /** Already running in another container ({@link JadeReceiverContainer}), named by {@link ChildArgs#receiverName}. */
         ELSEWHERE
     }
 
@@ -63,7 +64,8 @@ public class JadeRun extends Agent {
                 }
             }
             case MEASURED -> {
-                if (tally.measured(number(message, COUNT), number(message, RTT_NANOS), number(message, WINDOW_NANOS))) {
+                if (tally.measured(number(message, COUNT), number(message, RTT_NANOS), number(message, WINDOW_START_NANOS),
+                        number(message, WINDOW_NANOS))) {
                     tellSenders(STOP);
                     outcome.finished(tally.result());
                 }
@@ -76,8 +78,8 @@ public class JadeRun extends Agent {
         try {
             for (int i = 0; i < parameters.pairs(); i++) {
                 AID receiver = receivers == Receivers.HERE
-                        ? startAgent(receiverName(i), JadeReceiver.class, outcome)
-                        : new AID(receiverName(i) + "@" + getHap(), AID.ISGUID);
+                        ? startAgent(ChildArgs.receiverName(i), JadeReceiver.class, outcome)
+                        : new AID(ChildArgs.receiverName(i) + "@" + getHap(), AID.ISGUID);
                 senders.add(startAgent("sender-" + i, JadeSender.class, outcome, receiver, getAID(), parameters));
             }
         } catch (ControllerException e) {
@@ -85,11 +87,6 @@ public class JadeRun extends Agent {
             return;
         }
         tellSenders(START);
-    }
-
-    /** Pair {@code i}'s Receiver, on either side. */
-    static String receiverName(int i) {
-        return "receiver-" + i;
     }
 
     private AID startAgent(String name, Class<? extends Agent> type, Object... args) throws ControllerException {

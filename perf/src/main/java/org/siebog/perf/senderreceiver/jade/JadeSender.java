@@ -2,8 +2,6 @@ package org.siebog.perf.senderreceiver.jade;
 
 import static org.siebog.examples.senderreceiver.SenderReceiverProtocol.*;
 
-import java.util.concurrent.ThreadLocalRandom;
-
 import jade.core.AID;
 import jade.core.Agent;
 import jade.lang.acl.ACLMessage;
@@ -35,7 +33,7 @@ public class JadeSender extends Agent {
         // JADE clones a message on send, so one request instance serves every round trip, as in Siebog.
         request = new ACLMessage(ACLMessage.REQUEST);
         request.addReceiver(receiver);
-        request.setContent(randomText(parameters.payloadChars()));
+        request.setContent(parameters.randomPayload());
         if (parameters.primeLimit() > 0) {
             request.addUserDefinedParameter(JadeReceiver.PRIME_LIMIT, Integer.toString(parameters.primeLimit()));
         }
@@ -58,6 +56,7 @@ public class JadeSender extends Agent {
                     ACLMessage report = control(MEASURED);
                     report.addUserDefinedParameter(COUNT, Long.toString(meter.measuredCount()));
                     report.addUserDefinedParameter(RTT_NANOS, Long.toString(meter.measuredRttNanos()));
+                    report.addUserDefinedParameter(WINDOW_START_NANOS, Long.toString(meter.windowStartNanos()));
                     report.addUserDefinedParameter(WINDOW_NANOS, Long.toString(meter.windowNanos()));
                     send(report);
                 }
@@ -85,14 +84,5 @@ public class JadeSender extends Agent {
         message.setProtocol(NAME);
         message.setContent(word);
         return message;
-    }
-
-    private static String randomText(int length) {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        StringBuilder text = new StringBuilder(length);
-        for (int i = 0; i < length; i++) {
-            text.append((char) ('a' + random.nextInt(26)));
-        }
-        return text.toString();
     }
 }

@@ -10,6 +10,7 @@ import jade.wrapper.AgentContainer;
 import org.siebog.examples.senderreceiver.RunResult;
 import org.siebog.perf.senderreceiver.RunParameters;
 import org.siebog.perf.senderreceiver.RunStatusJson;
+import org.siebog.perf.senderreceiver.child.ChildMain;
 
 /**
  * The JADE side of the benchmark on one node, run by the benchmark in a child JVM: one main
@@ -23,8 +24,8 @@ public final class JadeSenderReceiver {
     }
 
     public static void main(String[] args) {
-        JadeChild.endWhenStdinCloses(1);
-        JadeChild.reportAndExit(() -> run(RunParameters.fromArgs(args)));
+        ChildMain.endWhenStdinCloses(1);
+        ChildMain.reportAndExit("JADE", () -> run(RunParameters.fromArgs(args)));
     }
 
     private static RunResult run(RunParameters parameters) throws Exception {

@@ -1,4 +1,4 @@
-package org.siebog.perf.senderreceiver.jade;
+package org.siebog.perf.senderreceiver.child;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,7 +17,7 @@ import org.siebog.examples.senderreceiver.RunResult;
 import org.siebog.perf.senderreceiver.RunFailedException;
 import org.siebog.perf.senderreceiver.RunStatusJson;
 
-/** Reading a JADE child's stdout, and starting one. */
+/** Reading a reference's child JVM's stdout, and starting one. */
 class ChildJvmTest {
 
     @Test
@@ -30,7 +30,7 @@ class ChildJvmTest {
 
     @Test
     void readyIsTheReceiversSignalNotAResult() {
-        JsonObject ready = Json.createObjectBuilder().add("state", JadeChild.READY).build();
+        JsonObject ready = Json.createObjectBuilder().add("state", ChildMain.READY).build();
         assertTrue(ChildJvm.isReady(ready));
         assertTrue(ChildJvm.isReady(ChildJvm.status(ready.toString())));
         assertThrows(RunFailedException.class, () -> RunStatusJson.result(ready));
@@ -51,10 +51,10 @@ class ChildJvmTest {
 
     @Test
     void theCommandRunsTheMainClassWithTheOptionsAndArguments() {
-        List<String> command = ChildJvm.command(List.of("-Xmx512m", "-Dx=y"), "a.jar", JadeReceiverContainer.class,
+        List<String> command = ChildJvm.command(List.of("-Xmx512m", "-Dx=y"), "a.jar", ChildArgsTest.class,
                 List.of("41001", "10"));
         assertTrue(command.get(0).endsWith("java"), command.get(0));
-        assertEquals(List.of("-Xmx512m", "-Dx=y", "-cp", "a.jar", JadeReceiverContainer.class.getName(), "41001", "10"),
+        assertEquals(List.of("-Xmx512m", "-Dx=y", "-cp", "a.jar", ChildArgsTest.class.getName(), "41001", "10"),
                 command.subList(1, command.size()));
     }
 }

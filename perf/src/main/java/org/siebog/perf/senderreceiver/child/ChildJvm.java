@@ -1,4 +1,4 @@
-package org.siebog.perf.senderreceiver.jade;
+package org.siebog.perf.senderreceiver.child;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,9 +21,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 
 /**
- * One JADE child JVM as the benchmark sees it: its stdout read line by line as it comes (status
- * lines are JSON objects; JADE may print other lines), its stderr in a temporary log whose tail
- * explains a failure, its stdin held open as its lifeline ({@link JadeChild#endWhenStdinCloses}).
+ * One reference system's child JVM as the benchmark sees it: its stdout read line by line as it comes
+ * (status lines are JSON objects; JADE and Pekko may print other lines), its stderr in a temporary log
+ * whose tail explains a failure, its stdin held open as its lifeline ({@link ChildMain#endWhenStdinCloses}).
  * {@link #close()} always ends it.
  */
 final class ChildJvm implements AutoCloseable {
@@ -51,7 +51,7 @@ final class ChildJvm implements AutoCloseable {
 
     /** @param name how failures call it, e.g. "the Receivers' JVM" */
     static ChildJvm start(String name, List<String> command) throws IOException {
-        Path log = Files.createTempFile("jade-sender-receiver-", ".log");
+        Path log = Files.createTempFile("sender-receiver-child-", ".log");
         try {
             return new ChildJvm(name, new ProcessBuilder(command).redirectError(log.toFile()).start(), log);
         } catch (IOException | RuntimeException e) {
@@ -120,7 +120,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Closes its stdin, which ends a JADE child at once; after a grace period, or if it is still
+     * Closes its stdin, which ends a child at once; after a grace period, or if it is still
      * alive anyway, kills it. Never leaves the JVM behind.
      */
     @Override
@@ -145,7 +145,7 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** A stdout line as a status, or null when it is not a JSON object (JADE may print to stdout too). */
+    /** A stdout line as a status, or null when it is not a JSON object (JADE and Pekko may print to stdout too). */
     static JsonObject status(String line) {
         if (!line.startsWith("{")) {
             return null;
@@ -158,7 +158,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static boolean isReady(JsonObject status) {
-        return JadeChild.READY.equals(status.getString("state", ""));
+        return ChildMain.READY.equals(status.getString("state", ""));
     }
 
     private void readStdout() {

@@ -1,4 +1,4 @@
-package org.siebog.perf.senderreceiver.jade;
+package org.siebog.perf.senderreceiver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,9 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
-import org.siebog.perf.senderreceiver.BenchmarkOptions;
-import org.siebog.perf.senderreceiver.UsageException;
 
 /** {@code --nodes} of {@link BenchmarkOptions}: 1 or 2. */
 class NodesOptionTest {
