@@ -19,13 +19,14 @@ import java.util.Optional;
  * @param payloads the message contents' lengths in characters, in order
  * @param references the systems measured after Siebog for each configuration, in this order
  * @param siebog   measure Siebog (false: the references alone, without a node)
+ * @param warmRuns how often each reference's JVMs run the method before the measured run, in the same JVMs
  * @param nodes    1, or 2: each Sender on one node and its Receiver on the other (a reference: the
  *                 Receivers in one JVM, the Senders in another)
  * @param url      the Siebog node's base URL, without a trailing slash
  * @param help     only print {@link #USAGE}
  */
 public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int primeLimit, List<Reference> references, boolean siebog,
-                               int nodes, URI url, int warmup, int measured, Path csv, boolean help) {
+                               int warmRuns, int nodes, URI url, int warmup, int measured, Path csv, boolean help) {
 
     public static final List<Integer> DEFAULT_PAIRS = List.of(1, 10, 100, 1000);
     public static final int DEFAULT_PAYLOAD = 7;
@@ -40,6 +41,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
     private static final int MAX_PRIME_LIMIT = 10_000_000;
     private static final int MAX_ROUND_TRIPS = 1_000_000;
     private static final int MAX_NODES = 2;
+    private static final int MAX_WARM_RUNS = 10;
 
     public static final String USAGE = """
             Usage: perf/sender-receiver [flags]
@@ -58,6 +60,8 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
               --tcp               also measure raw blocking TCP between two JVMs, a socket and a thread per pair
                                   (2 nodes only: the floor of a message between nodes)
               --references-only   measure the references alone, no Siebog node needed
+              --warm-runs N       each reference's JVMs run the method N times before the measured run, as a
+                                  running node has warmed up (default 0: a reference's measured run is its first)
               --nodes N           1 (default) or 2: each Sender on one node, its Receiver on the other;
                                   every reference JVM gets -Xmx1g, as a node does
               --url URL           the Siebog node (default http://127.0.0.1:8080/siebog)
@@ -103,6 +107,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
         int primeLimit = 0;
         List<Reference> references = new ArrayList<>();
         boolean siebog = true;
+        int warmRuns = 0;
         int nodes = DEFAULT_NODES;
         URI url = URI.create(DEFAULT_URL);
         int warmup = DEFAULT_WARMUP;
@@ -133,6 +138,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
                 case "--pairs" -> pairs = wholeNumbers(flag, value(flag, inlineValue, rest), 1, MAX_PAIRS);
                 case "--payload" -> payloads = wholeNumbers(flag, value(flag, inlineValue, rest), 0, MAX_PAYLOAD);
                 case "--prime-limit" -> primeLimit = wholeNumber(flag, value(flag, inlineValue, rest), 0, MAX_PRIME_LIMIT);
+                case "--warm-runs" -> warmRuns = wholeNumber(flag, value(flag, inlineValue, rest), 0, MAX_WARM_RUNS);
                 case "--nodes" -> nodes = wholeNumber(flag, value(flag, inlineValue, rest), 1, MAX_NODES);
                 case "--url" -> url = httpUrl(value(flag, inlineValue, rest));
                 case "--warmup" -> warmup = wholeNumber(flag, value(flag, inlineValue, rest), 1, MAX_ROUND_TRIPS);
@@ -142,7 +148,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
             }
         }
         if (help) {
-            return new BenchmarkOptions(pairs, payloads, primeLimit, List.copyOf(references), siebog, nodes, url, warmup, measured, csv, true);
+            return new BenchmarkOptions(pairs, payloads, primeLimit, List.copyOf(references), siebog, warmRuns, nodes, url, warmup, measured, csv, true);
         }
         if (references.contains(Reference.TCP) && nodes != 2) {
             throw new UsageException("--tcp is a reference between two JVMs: add --nodes 2");
@@ -150,7 +156,7 @@ public record BenchmarkOptions(List<Integer> pairs, List<Integer> payloads, int 
         if (!siebog && references.isEmpty()) {
             throw new UsageException("--references-only needs a reference to measure: --jade, --pekko or --tcp");
         }
-        return new BenchmarkOptions(pairs, payloads, primeLimit, List.copyOf(references), siebog, nodes, url, warmup, measured, csv, false);
+        return new BenchmarkOptions(pairs, payloads, primeLimit, List.copyOf(references), siebog, warmRuns, nodes, url, warmup, measured, csv, false);
     }
 
     private static void noValue(String flag, String inlineValue, String arg) throws UsageException {

@@ -68,7 +68,7 @@ public final class SenderReceiverBenchmark {
                         measure(Measurement.SIEBOG, parameters, csv, () -> siebog.run(parameters, timeout, options.nodes()));
                     }
                     for (Reference reference : options.references()) {
-                        measure(reference.system(), parameters, csv, () -> ChildRuns.run(mains(reference), parameters, options.nodes(), timeout));
+                        measure(reference.system(), parameters, csv, () -> ChildRuns.run(mains(reference), parameters, options.warmRuns() + 1, options.nodes(), timeout));
                     }
                 }
             }

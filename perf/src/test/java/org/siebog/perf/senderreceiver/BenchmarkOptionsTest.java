@@ -31,6 +31,7 @@ class BenchmarkOptionsTest {
         assertEquals(0, options.primeLimit());
         assertEquals(List.of(), options.references());
         assertTrue(options.siebog());
+        assertEquals(0, options.warmRuns());
         assertEquals(URI.create("http://127.0.0.1:8080/siebog"), options.url());
         assertEquals(BenchmarkOptions.DEFAULT_WARMUP, options.warmup());
         assertEquals(BenchmarkOptions.DEFAULT_MEASURED, options.measured());
@@ -57,6 +58,12 @@ class BenchmarkOptionsTest {
         BenchmarkOptions options = parse("--nodes", "2", "--tcp", "--jade", "--pekko", "--jade");
         assertEquals(List.of(Reference.TCP, Reference.JADE, Reference.PEKKO), options.references());
         assertTrue(options.siebog());
+    }
+
+    @Test
+    void theReferencesMayWarmUpFirst() throws UsageException {
+        assertEquals(2, parse("--jade", "--warm-runs", "2").warmRuns());
+        assertEquals("--warm-runs must be from 0 to 10, got 11", error("--warm-runs", "11"));
     }
 
     @Test

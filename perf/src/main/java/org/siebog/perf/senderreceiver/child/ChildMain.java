@@ -68,6 +68,23 @@ public final class ChildMain {
         System.exit(status.containsKey("result") ? 0 : 1);
     }
 
+    /** One run of the method, the {@code run}th in this JVM (from 0). */
+    public interface Run {
+        RunResult run(int run) throws Exception;
+    }
+
+    /** Runs the method {@code runs} times, one after the other, and gives the last run's result: the earlier ones warm the JVM up. */
+    public static RunResult lastOf(int runs, Run run) throws Exception {
+        RunResult last = null;
+        for (int i = 0; i < runs; i++) {
+            last = run.run(i);
+            if (i < runs - 1) {
+                System.err.printf("warm-up run %d of %d: %.0f round trips/s%n", i + 1, runs - 1, last.roundTripsPerSec());
+            }
+        }
+        return last;
+    }
+
     private static void print(JsonObject status) {
         System.out.println(status);
         System.out.flush();

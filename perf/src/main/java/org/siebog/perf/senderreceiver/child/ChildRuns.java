@@ -32,7 +32,7 @@ public final class ChildRuns {
      * A reference's child JVMs, by their main classes.
      *
      * @param system    how failures name it, e.g. "JADE"
-     * @param oneJvm    the whole run on one node, with {@link RunParameters#toArgs()}; null when the reference runs on two nodes only
+     * @param oneJvm    the whole run on one node, with {@link ChildArgs.OneJvm}; null when the reference runs on two nodes only
      * @param receivers JVM A on two nodes, with {@link ChildArgs.Receivers}
      * @param senders   JVM B on two nodes, with {@link ChildArgs.Senders}
      */
@@ -45,19 +45,23 @@ public final class ChildRuns {
     private ChildRuns() {
     }
 
-    /** One configuration on {@code nodes} nodes (1 or 2). */
-    public static RunResult run(Mains mains, RunParameters parameters, int nodes, Duration timeout) throws RunFailedException {
+    /**
+     * One configuration on {@code nodes} nodes (1 or 2), run {@code runs} times in the same JVMs, the
+     * last one measured; {@code timeout} is for each run.
+     */
+    public static RunResult run(Mains mains, RunParameters parameters, int runs, int nodes, Duration timeout) throws RunFailedException {
+        Duration all = timeout.multipliedBy(runs);
         if (nodes == 1) {
             if (mains.oneJvm() == null) {
                 throw new RunFailedException(mains.system() + " runs on two nodes only");
             }
-            return inOneJvm(mains.system(), mains.jvmOptions(), new Child(mains.oneJvm(), parameters.toArgs()), timeout);
+            return inOneJvm(mains.system(), mains.jvmOptions(), new Child(mains.oneJvm(), new ChildArgs.OneJvm(runs, parameters).toArgs()), all);
         }
         int[] ports = freePorts(2);
-        ChildArgs.Receivers receivers = new ChildArgs.Receivers(ports[0], parameters.pairs(), parameters.primeLimit());
-        ChildArgs.Senders senders = new ChildArgs.Senders(ports[0], ports[1], parameters);
+        ChildArgs.Receivers receivers = new ChildArgs.Receivers(ports[0], runs, parameters.pairs(), parameters.primeLimit());
+        ChildArgs.Senders senders = new ChildArgs.Senders(ports[0], ports[1], runs, parameters);
         return inTwoJvms(mains.system(), mains.jvmOptions(), new Child(mains.receivers(), receivers.toArgs()),
-                new Child(mains.senders(), senders.toArgs()), timeout);
+                new Child(mains.senders(), senders.toArgs()), all);
     }
 
     /** The whole run in one JVM. */

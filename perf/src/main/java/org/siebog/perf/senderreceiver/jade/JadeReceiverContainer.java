@@ -9,7 +9,7 @@ import org.siebog.perf.senderreceiver.child.ChildMain;
 
 /**
  * JVM A of the two-container JADE run ({@link JadeJvms}): the platform's main container,
- * on the loopback at its own port, holding the Receivers {@code receiver-0 … receiver-(N-1)}.
+ * on the loopback at its own port, holding the Receivers of every run ({@link ChildArgs#receiverName}).
  * Prints {@code {"state":"ready"}} once they are all up, then serves until its stdin closes (the
  * benchmark is done, or gone), when it ends with status 0. A Receiver that fails ends it at once
  * with a failed {@link RunStatusJson} line and status 1.
@@ -31,8 +31,10 @@ public final class JadeReceiverContainer {
                         + parsed.port() + " (see its log on stderr)");
             }
             RunOutcome outcome = new RunOutcome();
-            for (int i = 0; i < parsed.pairs(); i++) {
-                container.createNewAgent(ChildArgs.receiverName(i), JadeReceiver.class.getName(), new Object[] {outcome}).start();
+            for (int run = 0; run < parsed.runs(); run++) {
+                for (int i = 0; i < parsed.pairs(); i++) {
+                    container.createNewAgent(ChildArgs.receiverName(run, i), JadeReceiver.class.getName(), new Object[] {outcome}).start();
+                }
             }
             ChildMain.printReady();
             // Only a failure ends the wait: the Receivers have no result of their own.

@@ -19,7 +19,8 @@ import org.siebog.perf.senderreceiver.child.ChildArgs;
  * Siebog's {@code SenderReceiverRun} on JADE: starts the Senders (and, on one node, the Receivers)
  * in its container, says "measure" once every pair has warmed up and "stop" once every pair has
  * measured (see {@link RunTally}), then hands the result to the {@link RunOutcome}. Arguments: the
- * {@link RunOutcome}, the {@link RunParameters}, {@link Receivers}.
+ * {@link RunOutcome}, the {@link RunParameters}, {@link Receivers}, and which run of its JVM this is
+ * (its agents' names say so: a JVM runs the method several times, warming up).
  */
 public class JadeRun extends Agent {
 
@@ -34,6 +35,7 @@ public class JadeRun extends Agent {
     private RunOutcome outcome;
     private RunParameters parameters;
     private Receivers receivers;
+    private int run;
     private RunTally tally;
     private final List<AID> senders = new ArrayList<>();
 
@@ -42,6 +44,7 @@ public class JadeRun extends Agent {
         outcome = (RunOutcome) getArguments()[0];
         parameters = (RunParameters) getArguments()[1];
         receivers = (Receivers) getArguments()[2];
+        run = (Integer) getArguments()[3];
         tally = new RunTally(parameters.pairs());
         addBehaviour(new MessageBehaviour(this, outcome, this::onMessage));
         // As in Siebog: the pairs are started from the behaviour, not from setup().
@@ -78,9 +81,9 @@ public class JadeRun extends Agent {
         try {
             for (int i = 0; i < parameters.pairs(); i++) {
                 AID receiver = receivers == Receivers.HERE
-                        ? startAgent(ChildArgs.receiverName(i), JadeReceiver.class, outcome)
-                        : new AID(ChildArgs.receiverName(i) + "@" + getHap(), AID.ISGUID);
-                senders.add(startAgent("sender-" + i, JadeSender.class, outcome, receiver, getAID(), parameters));
+                        ? startAgent(ChildArgs.receiverName(run, i), JadeReceiver.class, outcome)
+                        : new AID(ChildArgs.receiverName(run, i) + "@" + getHap(), AID.ISGUID);
+                senders.add(startAgent("sender-" + run + "-" + i, JadeSender.class, outcome, receiver, getAID(), parameters));
             }
         } catch (ControllerException e) {
             outcome.failed(new IllegalStateException("could not start pair " + senders.size() + ": " + e.getMessage(), e));

@@ -35,10 +35,12 @@ public final class JadeSenderContainer {
                 throw new IllegalStateException("JADE could not join the main container at " + ChildMain.LOOPBACK
                         + ":" + parsed.receiversPort() + " (see its log on stderr)");
             }
-            RunOutcome outcome = new RunOutcome();
-            container.createNewAgent("sender-receiver-run", JadeRun.class.getName(),
-                    new Object[] {outcome, parsed.parameters(), JadeRun.Receivers.ELSEWHERE}).start();
-            return outcome.await();
+            return ChildMain.lastOf(parsed.runs(), run -> {
+                RunOutcome outcome = new RunOutcome();
+                container.createNewAgent("sender-receiver-run-" + run, JadeRun.class.getName(),
+                        new Object[] {outcome, parsed.parameters(), JadeRun.Receivers.ELSEWHERE, run}).start();
+                return outcome.await();
+            });
         });
     }
 }

@@ -10,11 +10,13 @@ import jade.wrapper.AgentContainer;
 import org.siebog.examples.senderreceiver.RunResult;
 import org.siebog.perf.senderreceiver.RunParameters;
 import org.siebog.perf.senderreceiver.RunStatusJson;
+import org.siebog.perf.senderreceiver.child.ChildArgs;
 import org.siebog.perf.senderreceiver.child.ChildMain;
 
 /**
  * The JADE side of the benchmark on one node, run by the benchmark in a child JVM: one main
- * container in this JVM, the pairs and the coordinator in it. Arguments: {@link RunParameters#toArgs()}.
+ * container in this JVM, the pairs and the coordinator in it, run as often as {@link ChildArgs.OneJvm}
+ * says.
  * Prints one {@link RunStatusJson} line on stdout and exits (0 finished, 1 failed; 1 at once when
  * its stdin closes, i.e. the benchmark is gone).
  */
@@ -25,10 +27,10 @@ public final class JadeSenderReceiver {
 
     public static void main(String[] args) {
         ChildMain.endWhenStdinCloses(1);
-        ChildMain.reportAndExit("JADE", () -> run(RunParameters.fromArgs(args)));
+        ChildMain.reportAndExit("JADE", () -> run(ChildArgs.OneJvm.fromArgs(args)));
     }
 
-    private static RunResult run(RunParameters parameters) throws Exception {
+    private static RunResult run(ChildArgs.OneJvm parsed) throws Exception {
         Runtime runtime = JadeChild.runtime();
         Profile profile = JadeChild.profile(freePort());
         profile.setParameter(Profile.MAIN, "true");
@@ -36,10 +38,12 @@ public final class JadeSenderReceiver {
         if (container == null) {
             throw new IllegalStateException("JADE could not start its main container (see its log on stderr)");
         }
-        RunOutcome outcome = new RunOutcome();
-        container.createNewAgent("sender-receiver-run", JadeRun.class.getName(),
-                new Object[] {outcome, parameters, JadeRun.Receivers.HERE}).start();
-        return outcome.await();
+        return ChildMain.lastOf(parsed.runs(), run -> {
+            RunOutcome outcome = new RunOutcome();
+            container.createNewAgent("sender-receiver-run-" + run, JadeRun.class.getName(),
+                    new Object[] {outcome, parsed.parameters(), JadeRun.Receivers.HERE, run}).start();
+            return outcome.await();
+        });
     }
 
     /** Another JADE (or anything else) may hold the default port 1099. */

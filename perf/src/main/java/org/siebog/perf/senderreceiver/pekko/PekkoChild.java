@@ -38,11 +38,11 @@ final class PekkoChild {
                 """.formatted(ChildMain.LOOPBACK, port)));
     }
 
-    /** The Receivers of the actor system {@value #RECEIVERS} at {@code port}, one per pair, in pair order. */
-    static List<ActorRef> receivers(ActorSystem system, int port, int pairs) throws Exception {
+    /** Run {@code run}'s Receivers in the actor system {@value #RECEIVERS} at {@code port}, one per pair, in pair order. */
+    static List<ActorRef> receivers(ActorSystem system, int port, int run, int pairs) throws Exception {
         List<ActorRef> receivers = new ArrayList<>(pairs);
         for (int i = 0; i < pairs; i++) {
-            String path = "pekko://%s@%s:%d/user/%s".formatted(RECEIVERS, ChildMain.LOOPBACK, port, ChildArgs.receiverName(i));
+            String path = "pekko://%s@%s:%d/user/%s".formatted(RECEIVERS, ChildMain.LOOPBACK, port, ChildArgs.receiverName(run, i));
             receivers.add(system.actorSelection(path).resolveOne(RESOLVE_TIMEOUT).toCompletableFuture().get());
         }
         return receivers;

@@ -22,8 +22,10 @@ public final class PekkoReceiverSystem {
         ChildMain.reportAndExit(PekkoChild.NAME, () -> {
             ChildArgs.Receivers parsed = ChildArgs.Receivers.fromArgs(args);
             ActorSystem system = PekkoChild.remote(PekkoChild.RECEIVERS, parsed.port());
-            for (int i = 0; i < parsed.pairs(); i++) {
-                system.actorOf(PekkoReceiver.props(parsed.primeLimit()), ChildArgs.receiverName(i));
+            for (int run = 0; run < parsed.runs(); run++) {
+                for (int i = 0; i < parsed.pairs(); i++) {
+                    system.actorOf(PekkoReceiver.props(parsed.primeLimit()), ChildArgs.receiverName(run, i));
+                }
             }
             ChildMain.printReady();
             system.getWhenTerminated().toCompletableFuture().join();

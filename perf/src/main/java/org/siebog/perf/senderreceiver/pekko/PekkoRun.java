@@ -43,11 +43,16 @@ final class PekkoRun extends AbstractActor {
         this.tally = new RunTally(parameters.pairs());
     }
 
-    /** Runs the method in {@code system} against {@code receivers}, one per pair, and waits for its result. */
-    static RunResult run(ActorSystem system, RunParameters parameters, List<ActorRef> receivers) throws Exception {
+    /** Runs the method in {@code system} against {@code receivers}, one per pair, and waits for its result; {@code run} names it. */
+    static RunResult run(ActorSystem system, int run, RunParameters parameters, List<ActorRef> receivers) throws Exception {
         CompletableFuture<RunResult> outcome = new CompletableFuture<>();
-        system.actorOf(Props.create(PekkoRun.class, () -> new PekkoRun(parameters, receivers, outcome)), "sender-receiver-run");
-        return outcome.get();
+        ActorRef coordinator = system.actorOf(Props.create(PekkoRun.class, () -> new PekkoRun(parameters, receivers, outcome)),
+                "sender-receiver-run-" + run);
+        try {
+            return outcome.get();
+        } finally {
+            system.stop(coordinator); // and its Senders with it
+        }
     }
 
     @Override

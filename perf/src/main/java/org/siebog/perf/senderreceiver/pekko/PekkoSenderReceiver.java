@@ -13,7 +13,7 @@ import org.siebog.perf.senderreceiver.child.ChildMain;
 
 /**
  * The Pekko side of the benchmark on one node, in a child JVM: one actor system, the Receivers, the
- * Senders and the coordinator in it. Arguments: {@link RunParameters#toArgs()}. Prints one
+ * Senders and the coordinator in it, run as often as {@link ChildArgs.OneJvm} says. Prints one
  * {@link RunStatusJson} line on stdout and exits (0 finished, 1 failed; 1 at once when its stdin closes).
  */
 public final class PekkoSenderReceiver {
@@ -24,13 +24,16 @@ public final class PekkoSenderReceiver {
     public static void main(String[] args) {
         ChildMain.endWhenStdinCloses(1);
         ChildMain.reportAndExit(PekkoChild.NAME, () -> {
-            RunParameters parameters = RunParameters.fromArgs(args);
+            ChildArgs.OneJvm parsed = ChildArgs.OneJvm.fromArgs(args);
+            RunParameters parameters = parsed.parameters();
             ActorSystem system = PekkoChild.local("sender-receiver");
-            List<ActorRef> receivers = new ArrayList<>(parameters.pairs());
-            for (int i = 0; i < parameters.pairs(); i++) {
-                receivers.add(system.actorOf(PekkoReceiver.props(parameters.primeLimit()), ChildArgs.receiverName(i)));
-            }
-            return PekkoRun.run(system, parameters, receivers);
+            return ChildMain.lastOf(parsed.runs(), run -> {
+                List<ActorRef> receivers = new ArrayList<>(parameters.pairs());
+                for (int i = 0; i < parameters.pairs(); i++) {
+                    receivers.add(system.actorOf(PekkoReceiver.props(parameters.primeLimit()), ChildArgs.receiverName(run, i)));
+                }
+                return PekkoRun.run(system, run, parameters, receivers);
+            });
         });
     }
 }

@@ -22,8 +22,8 @@ public final class PekkoSenderSystem {
         ChildMain.reportAndExit(PekkoChild.NAME, () -> {
             ChildArgs.Senders parsed = ChildArgs.Senders.fromArgs(args);
             ActorSystem system = PekkoChild.remote("senders", parsed.port());
-            return PekkoRun.run(system, parsed.parameters(),
-                    PekkoChild.receivers(system, parsed.receiversPort(), parsed.parameters().pairs()));
+            return ChildMain.lastOf(parsed.runs(), run -> PekkoRun.run(system, run, parsed.parameters(),
+                    PekkoChild.receivers(system, parsed.receiversPort(), run, parsed.parameters().pairs())));
         });
     }
 }

@@ -43,7 +43,7 @@ public final class TcpSenders {
         ChildMain.endWhenStdinCloses(1);
         ChildMain.reportAndExit(TcpReceivers.NAME, () -> {
             ChildArgs.Senders parsed = ChildArgs.Senders.fromArgs(args);
-            return new TcpSenders(parsed.parameters()).run(parsed.receiversPort());
+            return ChildMain.lastOf(parsed.runs(), run -> new TcpSenders(parsed.parameters()).run(parsed.receiversPort()));
         });
     }
 

@@ -12,31 +12,40 @@ import org.siebog.perf.senderreceiver.RunParameters;
 class ChildArgsTest {
 
     @Test
-    void theReceiversJvmGetsItsPortThePairsAndThePrimeLimit() {
-        ChildArgs.Receivers args = new ChildArgs.Receivers(41_001, 1000, 5000);
-        assertEquals(List.of("41001", "1000", "5000"), args.toArgs());
+    void aOneJvmRunGetsHowOftenToRunAndTheRunParameters() {
+        ChildArgs.OneJvm args = new ChildArgs.OneJvm(3, new RunParameters(100, 7, 1000, 200, 300));
+        assertEquals(List.of("3", "100", "7", "1000", "200", "300"), args.toArgs());
+        assertEquals(args, ChildArgs.OneJvm.fromArgs(args.toArgs().toArray(String[]::new)));
+    }
+
+    @Test
+    void theReceiversJvmGetsItsPortTheRunsThePairsAndThePrimeLimit() {
+        ChildArgs.Receivers args = new ChildArgs.Receivers(41_001, 2, 1000, 5000);
+        assertEquals(List.of("41001", "2", "1000", "5000"), args.toArgs());
         assertEquals(args, ChildArgs.Receivers.fromArgs(args.toArgs().toArray(String[]::new)));
     }
 
     @Test
-    void theSendersJvmGetsBothPortsAndTheRunParameters() {
+    void theSendersJvmGetsBothPortsTheRunsAndTheRunParameters() {
         RunParameters parameters = new RunParameters(100, 7, 1000, 200, 300);
-        ChildArgs.Senders args = new ChildArgs.Senders(41_001, 41_002, parameters);
-        assertEquals(List.of("41001", "41002", "100", "7", "1000", "200", "300"), args.toArgs());
+        ChildArgs.Senders args = new ChildArgs.Senders(41_001, 41_002, 2, parameters);
+        assertEquals(List.of("41001", "41002", "2", "100", "7", "1000", "200", "300"), args.toArgs());
         assertEquals(args, ChildArgs.Senders.fromArgs(args.toArgs().toArray(String[]::new)));
     }
 
     @Test
     void malformedArgumentsAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> ChildArgs.OneJvm.fromArgs());
+        assertThrows(IllegalArgumentException.class, () -> ChildArgs.OneJvm.fromArgs("1", "100"));
         assertThrows(IllegalArgumentException.class, () -> ChildArgs.Receivers.fromArgs("41001"));
-        assertThrows(IllegalArgumentException.class, () -> ChildArgs.Receivers.fromArgs("port", "10", "0"));
+        assertThrows(IllegalArgumentException.class, () -> ChildArgs.Receivers.fromArgs("port", "1", "10", "0"));
         assertThrows(IllegalArgumentException.class, () -> ChildArgs.Senders.fromArgs("41001"));
-        assertThrows(IllegalArgumentException.class, () -> ChildArgs.Senders.fromArgs("41001", "41002", "100"));
+        assertThrows(IllegalArgumentException.class, () -> ChildArgs.Senders.fromArgs("41001", "41002", "1", "100"));
     }
 
     @Test
-    void theReceiversAreNamedByTheirPair() {
-        assertEquals("receiver-0", ChildArgs.receiverName(0));
-        assertEquals("receiver-999", ChildArgs.receiverName(999));
+    void eachRunHasReceiversOfItsOwnNamedByRunAndPair() {
+        assertEquals("receiver-0-0", ChildArgs.receiverName(0, 0));
+        assertEquals("receiver-1-999", ChildArgs.receiverName(1, 999));
     }
 }
