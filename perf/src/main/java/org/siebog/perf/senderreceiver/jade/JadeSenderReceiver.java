@@ -8,7 +8,6 @@ import jade.core.Runtime;
 import jade.wrapper.AgentContainer;
 
 import org.siebog.examples.senderreceiver.RunResult;
-import org.siebog.perf.senderreceiver.RunParameters;
 import org.siebog.perf.senderreceiver.RunStatusJson;
 import org.siebog.perf.senderreceiver.child.ChildArgs;
 import org.siebog.perf.senderreceiver.child.ChildMain;
