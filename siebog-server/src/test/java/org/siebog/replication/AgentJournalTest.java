@@ -111,11 +111,18 @@ class AgentJournalTest {
     private final FakeLog log = new FakeLog();
     private final List<Envelope> mailbox = new ArrayList<>();
 
-    /** As the router admits: the identity is recorded, then the message gets a position. */
-    private void admit(AgentJournal journal, long counter) {
+    /** As the router admits: the identity is recorded, then the message gets a position; completes when it may be acknowledged. */
+    private CompletableFuture<Void> admit(AgentJournal journal, long counter) {
         MessageId id = new MessageId("sender/x", counter);
         assertTrue(journal.firstTime(id));
-        journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+        return journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+    }
+
+    /** A segment of one message that its node wrote after it lost touch: the message's admission may not be acknowledged. */
+    private static InboxSegment writtenAfterLosingTouch(RemoteNodeException lostTouch) {
+        InboxSegment segment = new InboxSegment("here/boot", 1, 1, 100);
+        segment.unacknowledged(lostTouch);
+        return segment;
     }
 
     private static boolean holds(AgentRecord record, long counter) {
@@ -130,12 +137,9 @@ class AgentJournalTest {
     @Test
     void aMessageLoggedAfterItsNodeLostTouchIsNotAcknowledgedButStaysInTheLog() {
         AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
-        MessageId id = new MessageId("sender/x", 1);
-        assertTrue(journal.firstTime(id));
-        CompletableFuture<Void> admitted = journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
-        InboxSegment segment = new InboxSegment("here/boot", 1, 1, 100);
+        CompletableFuture<Void> admitted = admit(journal, 1);
         RemoteNodeException lostTouch = new RemoteNodeException("node here lost touch with the cluster while it logged the message");
-        segment.unacknowledged(lostTouch);
+        InboxSegment segment = writtenAfterLosingTouch(lostTouch);
 
         log.appended.get(0).written().complete(segment);
         CompletionException refused = assertThrows(CompletionException.class, admitted::join);
@@ -148,8 +152,7 @@ class AgentJournalTest {
     void aDuplicateOfAMessageStillBeingLoggedIsAdmittedOnlyOnceTheFirstCopyIs() {
         AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
         MessageId id = new MessageId("sender/x", 1);
-        assertTrue(journal.firstTime(id));
-        CompletableFuture<Void> first = journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
+        CompletableFuture<Void> first = admit(journal, 1);
         assertTrue(journal.seen(id));
 
         CompletableFuture<Void> duplicate = journal.duplicateOf(id);
@@ -164,15 +167,11 @@ class AgentJournalTest {
     @Test
     void aDuplicateOfAMessageThatCouldNotBeAcknowledgedIsRefusedToo() {
         AgentJournal journal = AgentJournal.starting(A, new StubAgent(), log);
-        MessageId id = new MessageId("sender/x", 1);
-        assertTrue(journal.firstTime(id));
-        journal.admit(id, ACLMessage.builder(Performative.INFORM).receiver(A).build(), mailbox::add);
-        CompletableFuture<Void> duplicate = journal.duplicateOf(id);
-        InboxSegment segment = new InboxSegment("here/boot", 1, 1, 100);
+        admit(journal, 1);
+        CompletableFuture<Void> duplicate = journal.duplicateOf(new MessageId("sender/x", 1));
         RemoteNodeException lostTouch = new RemoteNodeException("node here lost touch with the cluster while it logged the message");
-        segment.unacknowledged(lostTouch);
 
-        log.appended.get(0).written().complete(segment);
+        log.appended.get(0).written().complete(writtenAfterLosingTouch(lostTouch));
         assertSame(lostTouch, assertThrows(CompletionException.class, duplicate::join).getCause(),
                 "the resend's sender hears that it may not count it as admitted either");
     }

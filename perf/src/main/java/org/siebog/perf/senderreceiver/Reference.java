@@ -7,28 +7,21 @@ import java.util.Optional;
 public enum Reference {
 
     /** JADE 4.3, the paper's reference: one container, or two containers in two JVMs over RMI. */
-    JADE("jade", "JADE"),
+    JADE("jade"),
     /** Apache Pekko's classic actors: local, or two actor systems over Artery TCP remoting. Nothing is durable. */
-    PEKKO("pekko", "Pekko"),
+    PEKKO("pekko"),
     /** Raw blocking TCP between two JVMs, a socket and a thread per pair: the floor of a message across nodes. */
-    TCP("tcp", "raw TCP");
+    TCP("tcp");
 
     private final String system;
-    private final String label;
 
-    Reference(String system, String label) {
+    Reference(String system) {
         this.system = system;
-        this.label = label;
     }
 
     /** Its name in the CSV's {@code system} column and in the chart. */
     public String system() {
         return system;
-    }
-
-    /** How a person calls it, e.g. in a failure. */
-    public String label() {
-        return label;
     }
 
     public String flag() {

@@ -15,6 +15,9 @@ import org.siebog.perf.senderreceiver.child.ChildMain;
  */
 final class JadeChild {
 
+    /** How a failure names it. */
+    static final String NAME = "JADE";
+
     private JadeChild() {
     }
 

@@ -14,7 +14,7 @@ import org.siebog.perf.senderreceiver.child.ChildRuns;
 public final class JadeJvms {
 
     // RMI would otherwise put the machine's own address in its stubs.
-    public static final ChildRuns.Mains MAINS = new ChildRuns.Mains("JADE", List.of("-Djava.rmi.server.hostname=" + ChildMain.LOOPBACK),
+    public static final ChildRuns.Mains MAINS = new ChildRuns.Mains(JadeChild.NAME, List.of("-Djava.rmi.server.hostname=" + ChildMain.LOOPBACK),
             JadeSenderReceiver.class, JadeReceiverContainer.class, JadeSenderContainer.class);
 
     private JadeJvms() {

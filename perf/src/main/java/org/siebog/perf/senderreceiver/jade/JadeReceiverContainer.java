@@ -21,7 +21,7 @@ public final class JadeReceiverContainer {
 
     public static void main(String[] args) {
         ChildMain.endWhenStdinCloses(0);
-        ChildMain.reportAndExit("JADE", () -> {
+        ChildMain.reportAndExit(JadeChild.NAME, () -> {
             ChildArgs.Receivers parsed = ChildArgs.Receivers.fromArgs(args);
             Profile profile = JadeChild.profile(parsed.port());
             profile.setParameter(Profile.MAIN, "true");

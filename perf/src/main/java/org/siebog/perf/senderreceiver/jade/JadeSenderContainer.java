@@ -23,7 +23,7 @@ public final class JadeSenderContainer {
 
     public static void main(String[] args) {
         ChildMain.endWhenStdinCloses(1);
-        ChildMain.reportAndExit("JADE", () -> {
+        ChildMain.reportAndExit(JadeChild.NAME, () -> {
             ChildArgs.Senders parsed = ChildArgs.Senders.fromArgs(args);
             Profile profile = JadeChild.profile(parsed.port());
             profile.setParameter(Profile.MAIN, "false");

@@ -26,7 +26,7 @@ public final class JadeSenderReceiver {
 
     public static void main(String[] args) {
         ChildMain.endWhenStdinCloses(1);
-        ChildMain.reportAndExit("JADE", () -> run(ChildArgs.OneJvm.fromArgs(args)));
+        ChildMain.reportAndExit(JadeChild.NAME, () -> run(ChildArgs.OneJvm.fromArgs(args)));
     }
 
     private static RunResult run(ChildArgs.OneJvm parsed) throws Exception {
